@@ -1,0 +1,231 @@
+"""`memoryos` command line: a thin layer over the library. JSON by default, --table for people.
+
+Exit codes: 0 success; 1 `check` found problems; 2 usage or invalid input; 3 refused by the
+no-store rule; 4 not found; 5 store error. Errors map to exit codes only in main().
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+import memoryos
+from memoryos.settings import default_db_path
+
+EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
+    (memoryos.Rejected, 3),
+    (memoryos.NotFound, 4),
+    (memoryos.InvalidInput, 2),
+    (memoryos.ConfigError, 2),
+    (memoryos.StoreError, 5),
+    (memoryos.MemoryOSError, 5),
+)
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: _jsonable(getattr(value, k)) for k in value.__dataclass_fields__}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
+
+
+def _table(value: Any) -> str:
+    rows = value if isinstance(value, list) else [value]
+    rows = [_jsonable(r) if not isinstance(r, dict) else r for r in rows]
+    if not rows or not all(isinstance(r, dict) for r in rows):
+        return str(value)
+    columns = list(dict.fromkeys(k for r in rows for k in r))
+    cells = [[_cell(r.get(c)) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) for row in cells]
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    text = value if isinstance(value, str) else orjson.dumps(value).decode()
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def emit(value: Any, table: bool) -> None:
+    if table:
+        print(_table(value))
+    else:
+        sys.stdout.write(orjson.dumps(_jsonable(value), option=orjson.OPT_INDENT_2).decode() + "\n")
+
+
+def _scope(args: argparse.Namespace) -> memoryos.Scope:
+    return memoryos.Scope(user=args.user, assistant=args.assistant, session=args.session)
+
+
+def _open(args: argparse.Namespace) -> memoryos.Memory:
+    return memoryos.open(args.db)
+
+
+def cmd_init(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        return {"db": str(mem.path), "store_id": mem.store_id, "source_version": mem.source_version}
+
+
+def cmd_remember(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        return mem.remember(_scope(args), args.text, role=args.role, ttl=args.ttl)
+
+
+def cmd_recall(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        result = mem.recall(_scope(args), args.query, k=args.k, explain=args.explain)
+    return result if not args.table else result.hits
+
+
+def cmd_put(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        return mem.put(_scope(args), args.key, args.body, kind=args.kind, confidence=args.confidence,
+                       proof=args.proof, ttl=args.ttl)
+
+
+def cmd_get(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        record = mem.get(_scope(args), args.key)
+    if record is None:
+        raise memoryos.NotFound("no valid record under that key in this scope")
+    return record
+
+
+def cmd_history(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        return mem.history(_scope(args), args.key)
+
+
+def cmd_forget(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        return {"erased_versions": mem.forget(_scope(args), args.target, reason=args.reason)}
+
+
+def cmd_maintain(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        return mem.maintain()
+
+
+def cmd_status(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        status = mem.status(top=args.top)
+    return status if not args.table else [{"metric": k, "value": v} for k, v in _flatten(status)]
+
+
+def _flatten(value: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    items: list[tuple[str, Any]] = []
+    for key, inner in value.items():
+        if isinstance(inner, dict):
+            items.extend(_flatten(inner, f"{prefix}{key}."))
+        else:
+            items.append((prefix + key, inner))
+    return items
+
+
+def cmd_check(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        findings = mem.check()
+    args.exit_code = 1 if findings else 0
+    return findings if args.table else {"ok": not findings, "findings": findings}
+
+
+def cmd_export(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        return {"exported": mem.export_receipts(args.jsonl, cursor=args.cursor), "path": args.jsonl}
+
+
+def cmd_demo(args: argparse.Namespace) -> Any:
+    from memoryos.demo import run_demo
+
+    run_demo(args.dir)
+    return None
+
+
+def _scoped(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--user", required=True, help="the host's user id (stored only as a keyed pseudonym)")
+    parser.add_argument("--assistant", required=True, help="the host's assistant id")
+    parser.add_argument("--session", help="optional session id")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="memoryos", description="Tiered, receipted memory for AI agents.")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", default=default_db_path(),
+                        help="store file (default: $MEMORYOS_DB, else ./memoryos.db)")
+    common.add_argument("--table", action="store_true", help="print a table for people instead of JSON")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, func: Callable[[argparse.Namespace], Any], text: str, scoped: bool = False):
+        command = sub.add_parser(name, parents=[common], help=text, description=text)
+        command.set_defaults(func=func)
+        if scoped:
+            _scoped(command)
+        return command
+
+    demo = add("demo", cmd_demo, "Run a scripted multi-session agent conversation and show where everything went.")
+    demo.add_argument("--dir", default="memoryos-demo", help="folder for the demo store (recreated each run)")
+    add("init", cmd_init, "Create a store (and its receipt key file) if it does not exist.")
+    remember = add("remember", cmd_remember, "Store one conversation turn in short-term memory.", scoped=True)
+    remember.add_argument("text", help="the turn's text")
+    remember.add_argument("--role", default="user", help="user, assistant, system or tool")
+    remember.add_argument("--ttl", type=float, help="seconds until the turn expires")
+    recall = add("recall", cmd_recall, "Search this scope's memories across all tiers.", scoped=True)
+    recall.add_argument("query", help="what to look for")
+    recall.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
+    recall.add_argument("--explain", action="store_true", help="also list what was excluded and why")
+    put = add("put", cmd_put, "Write a keyed record into the typed drawer (ADD / UPDATE / REINFORCE).", scoped=True)
+    put.add_argument("key", help="the record's key, e.g. deploy:blyck")
+    put.add_argument("body", help="the record's body")
+    put.add_argument("--kind", default="fact", help="capability, decision, rule, procedure or fact")
+    put.add_argument("--confidence", type=float, default=1.0, help="0..1 (default 1)")
+    put.add_argument("--proof", help="how the record was verified")
+    put.add_argument("--ttl", type=float, help="seconds until the record expires")
+    get = add("get", cmd_get, "Read the current record under a key (exit 4 when there is none).", scoped=True)
+    get.add_argument("key", help="the record's key")
+    history = add("history", cmd_history, "List every version of a key, oldest first.", scoped=True)
+    history.add_argument("key", help="the record's key")
+    forget = add("forget", cmd_forget, "Erase a key or memory id and everything derived from it.", scoped=True)
+    forget.add_argument("target", help="a key or a memory id")
+    forget.add_argument("--reason", default="user request", help="a short code for the receipts")
+    add("maintain", cmd_maintain, "Run due promotions, expiry and decay now.")
+    status = add("status", cmd_status, "Tier occupancy, hottest segments and receipt outbox lag.")
+    status.add_argument("--top", type=int, default=5, help="how many segments to list by heat")
+    add("check", cmd_check, "Check integrity and invariants; exit 1 when anything is found.")
+    receipts = sub.add_parser("receipts", help="Work with the receipt outbox.", description="Receipt outbox.")
+    rsub = receipts.add_subparsers(dest="receipts_command", required=True, metavar="COMMAND")
+    export = rsub.add_parser("export", parents=[common], help="Append receipts not yet exported to a JSONL file.",
+                             description="Append receipts not yet exported to a JSONL file (at-least-once).")
+    export.add_argument("--jsonl", required=True, help="the JSONL file to append to")
+    export.add_argument("--cursor", default="default", help="name of the durable export cursor")
+    export.set_defaults(func=cmd_export)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.exit_code = 0
+    try:
+        result = args.func(args)
+    except memoryos.MemoryOSError as exc:
+        code = next(c for kind, c in EXIT_CODES if isinstance(exc, kind))
+        print(f"memoryos: {exc}", file=sys.stderr)
+        return code
+    if result is not None:
+        emit(result, args.table)
+    return int(args.exit_code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

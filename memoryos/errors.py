@@ -1,0 +1,49 @@
+"""One error tree rooted at MemoryOSError; driver exceptions are translated at the store edge."""
+
+from __future__ import annotations
+
+
+class MemoryOSError(Exception):
+    """Root of every error memoryos raises. Each message says what to do about it."""
+
+
+class InvalidInput(MemoryOSError, ValueError):
+    """An argument was refused before anything was written."""
+
+
+class Rejected(MemoryOSError):
+    """The no-store rule refused the text: only a content-free `reject` receipt was written."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"refused by the no-store rule ({reason}): remove the secret or personal data and try again"
+        )
+        self.reason = reason
+
+
+class NotFound(MemoryOSError, LookupError):
+    """The key, memory id or run does not exist in this scope."""
+
+
+class StoreError(MemoryOSError):
+    """The database could not do what was asked; nothing was partially written."""
+
+
+class StoreBusy(StoreError):
+    """Another writer held the database lock for longer than the busy timeout and retries."""
+
+
+class StoreClosed(StoreError):
+    """The store was used after close(): open it again with memoryos.open()."""
+
+
+class StoreVersionError(StoreError):
+    """The file was written by a newer memoryos, or is not a memoryos store at all."""
+
+
+class InjectedFault(StoreError):
+    """A failpoint armed with `raise` fired (tests and chaos runs only)."""
+
+
+class ConfigError(MemoryOSError, ValueError):
+    """A configuration value or environment variable is out of range."""

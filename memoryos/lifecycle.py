@@ -1,0 +1,354 @@
+"""Upkeep: recovery on open, maintain() (idle promotion, heat, expiry, decay), forgetting, checks,
+receipt export and status. Policies decide; this module only sequences transactions."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from memoryos.failpoints import failpoint
+from memoryos.logs import get_logger
+from memoryos.model import Excluded, Finding, Maintenance
+from memoryos.policies import stm as stm_policy
+from memoryos.policies.lpm import decayed_status
+from memoryos.policies.text import keywords, summarize
+from memoryos.promotion import OWNER, Promoter, segment_heat
+from memoryos.receipting import Drafts
+from memoryos.scope import ScopeKey
+from memoryos.settings import Config
+from memoryos.store.base import Store, Transaction
+from memoryos.store.rows import Intent, Unit
+from memoryos.timeutil import seconds_to_micros
+from receipts import ZERO_HASH, append_jsonl, link_hash, parse_line
+from receipts.model import TERMINAL_STATUSES
+
+log = get_logger()
+BATCH = 500
+DAY = 86_400
+
+
+def _owner_alive(owner: str) -> bool:
+    host, _, pid = owner.rpartition(":")
+    if host != OWNER.rpartition(":")[0] or not pid.isdigit():
+        return False  # another host's claim is judged by its age alone
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Lifecycle:
+    def __init__(self, store: Store, config: Config, drafts: Drafts, promoter: Promoter) -> None:
+        self.store = store
+        self.config = config
+        self.drafts = drafts
+        self.promoter = promoter
+
+    # -- recovery -----------------------------------------------------------------------------------
+    def recover(self, now: int) -> int:
+        """Reconcile intents whose owner died (or outlived the grace period) by run id and version."""
+        failpoint("recovery.begin")
+        grace = seconds_to_micros(self.config.intent_grace_seconds)
+        with self.store.write("recovery") as tx:
+            stale = [i for i in tx.intents() if not _owner_alive(i.owner) or i.started_at + grace < now]
+            for intent in stale:
+                self._reconcile(tx, intent)
+            failpoint("recovery.after_reconcile")
+        if stale:
+            log.info("recovered", intents=len(stale))
+        return len(stale)
+
+    def _reconcile(self, tx: Transaction, intent: Intent) -> None:
+        statuses = [parse_line(body, "outbox", 0) for body in tx.run_scope(intent.run_id)]
+        receipts = [line.receipt for line in statuses if line is not None and line.receipt is not None]
+        tx.delete_intent(intent.run_id)
+        if any(r.get("status") in TERMINAL_STATUSES for r in receipts):
+            return  # the run finished; only its bookkeeping was left behind
+        started = receipts[0] if receipts else {}
+        segment = tx.segment(intent.subject_id)
+        # Nothing was applied (destination and release commit together), so the run is rolled back:
+        # the source is still in MTM and a later maintain() distils it afresh under a new run id.
+        tx.emit(
+            self.drafts.base(
+                intent.run_id,
+                intent.boundary,
+                "failed",
+                started.get("userScope", segment.user_scope if segment else ""),
+                started.get("assistantScope", segment.assistant_scope if segment else ""),
+                fromTier="mtm",
+                toTier="lpm",
+                sourcePresent=segment is not None,
+            )
+        )
+
+    # -- maintain -----------------------------------------------------------------------------------
+    def maintain(self, now: int) -> Maintenance:
+        recovered = self.recover(now)
+        promoted, evicted, touched = self._promote_idle(now)
+        distilled = records = 0
+        for segment in self.promoter.hot_segments(now):
+            written = self.promoter.distill(segment, now)
+            distilled += 1 if written else 0
+            records += written
+        expired = self._expire(now)
+        decayed = self._decay(now)
+        del touched
+        return Maintenance(promoted, distilled, records, evicted, expired, decayed, recovered)
+
+    def _promote_idle(self, now: int) -> tuple[int, int, list[str]]:
+        idle = seconds_to_micros(self.config.stm_idle_seconds)
+        with self.store.read() as tx:
+            scopes = tx.stm_scopes_due(now - idle)
+        promoted = evicted = 0
+        touched: list[str] = []
+        for user, assistant in scopes:
+            with self.store.read() as tx:
+                turns = tx.stm_turns(user, assistant)
+            views = [stm_policy.StmTurn(t.memory_id, t.created_at) for t in turns]
+            due = {t.memory_id for t in stm_policy.idle(views, now, idle)}
+            outcome = self.promoter.promote_turns([t for t in turns if t.memory_id in due], now)
+            promoted += outcome.promoted
+            evicted += outcome.evicted
+            touched.extend(outcome.segments)
+        return promoted, evicted, touched
+
+    def _expire(self, now: int) -> int:
+        total = 0
+        while True:
+            with self.store.write("expire") as tx:
+                due = tx.expired(now, BATCH)
+                if not due:
+                    return total
+                run_id = self._erase(tx, due, None, "ttl", now, boundary="expire")
+                failpoint("expire.after_delete")
+            log.info("expired", run_id=run_id, units=len(due))
+            total += len(due)
+
+    def _decay(self, now: int) -> int:
+        stale_after = seconds_to_micros(self.config.stale_after_days * DAY)
+        retired_after = seconds_to_micros(self.config.retired_after_days * DAY)
+        with self.store.write("decay") as tx:
+            changed = 0
+            run_id = ""
+            for unit in tx.decay_candidates(now - stale_after, 100_000):
+                status = decayed_status(
+                    kind=unit.kind or "",
+                    status=unit.status,
+                    last_seen=unit.last_seen,
+                    now=now,
+                    stale_after=stale_after,
+                    retired_after=retired_after,
+                )
+                if status != unit.status:
+                    run_id = run_id or _run_id()
+                    tx.update_unit(unit.rowid or 0, status=status)
+                    tx.emit(
+                        self.drafts.about(
+                            run_id,
+                            "decay",
+                            replace(unit, status=status),
+                            reason=status,
+                            fromTier="lpm",
+                            sourcePresent=True,
+                        )
+                    )
+                    changed += 1
+        return changed
+
+    def touch(self, unit: Unit, now: int) -> Unit:
+        """An explicit get counts as seen, and revives a stale record (DESIGN §7)."""
+        with self.store.write("touch") as tx:
+            if unit.status == "stale":
+                tx.emit(
+                    self.drafts.about(
+                        _run_id(), "decay", unit, reason="revived", fromTier="lpm", sourcePresent=True
+                    )
+                )
+            tx.update_unit(unit.rowid or 0, last_seen=now, status="active")
+        return replace(unit, last_seen=now, status="active")
+
+    # -- forgetting ---------------------------------------------------------------------------------
+    def forget(self, scope: ScopeKey, target: str, key_hash: str, reason: str, now: int) -> int:
+        from memoryos.errors import NotFound
+
+        with self.store.write("forget") as tx:
+            roots = tx.key_versions(scope.user, scope.assistant, target) or tx.id_versions(
+                scope.user, scope.assistant, target
+            )
+            if not roots:
+                if tx.tombstoned(scope.user, scope.assistant, target, key_hash):
+                    return 0
+                raise NotFound("no such key or memory id in this scope")
+            doomed = _closure(tx, roots, scope)
+            self._erase(
+                tx, doomed, key_hash if roots[0].key == target else None, reason, now, boundary="forget"
+            )
+            failpoint("forget.after_delete")
+        return len(doomed)
+
+    def _erase(
+        self,
+        tx: Transaction,
+        units: list[Unit],
+        key_hash: str | None,
+        reason: str,
+        now: int,
+        *,
+        boundary: str,
+    ) -> str:
+        """Delete content (rows, index entries, derived segment text); keep ids in tombstones."""
+        run_id = _run_id()
+        tx.delete_units([u.rowid for u in units if u.rowid is not None])
+        tx.drop_sources([u.memory_id for u in units])
+        for unit in units:
+            tx.tombstone(unit, key_hash if unit.key is not None else None, reason, now)
+            tx.emit(self.drafts.removal(run_id, boundary, unit, reason))
+        for segment_id in sorted({u.segment_id for u in units if u.segment_id}):
+            self._rederive_segment(tx, segment_id)
+        return run_id
+
+    @staticmethod
+    def _rederive_segment(tx: Transaction, segment_id: str) -> None:
+        """A segment's keywords and summary are rebuilt from its remaining pages, or it goes."""
+        segment = tx.segment(segment_id)
+        if segment is None:
+            return
+        pages = tx.pages(segment_id)
+        if not pages:
+            tx.delete_segment(segment_id)
+            return
+        counts: Counter[str] = Counter()
+        for page in pages:
+            counts.update(keywords(page.body))
+        tx.put_segment(
+            replace(
+                segment,
+                keywords=dict(counts.most_common(64)),
+                summary=summarize(p.body for p in pages),
+                interactions=len(pages),
+                version=segment.version + 1,
+            )
+        )
+
+    # -- explain, check, export, status ----------------------------------------------------------
+    def explain(self, match: str, scope: ScopeKey, moment: int, returned: set[str]) -> list[Excluded]:
+        excluded = []
+        for unit in self.store.matches(match, 200):
+            if unit.ref in returned:
+                continue
+            why = _exclusion(unit, scope, moment)
+            if why is not None:
+                excluded.append(Excluded(unit.memory_id, unit.version, why))
+        return excluded
+
+    def check(self, now: int) -> list[Finding]:
+        findings = [Finding("integrity", detail) for detail in self.store.integrity()]
+        grace = seconds_to_micros(self.config.intent_grace_seconds)
+        with self.store.read() as tx:
+            for intent in tx.intents():
+                if intent.started_at + grace < now:
+                    findings.append(Finding("open_intent", f"run {intent.run_id} open past the grace period"))
+            findings.extend(_chain_findings(tx))
+            findings.extend(Finding("lineage", d) for d in tx.lineage_problems())
+        return findings
+
+    def export_receipts(self, path: Path, cursor: str) -> int:
+        total = 0
+        while True:
+            with self.store.read() as tx:
+                start = tx.cursor(cursor)
+                rows = tx.outbox_after(start, BATCH)
+            if not rows:
+                return total
+            append_jsonl(path, (body for _, body in rows))
+            failpoint("export.after_write")
+            failpoint("export.before_cursor")
+            with self.store.write("export") as tx:
+                tx.set_cursor(cursor, max(rows[-1][0], tx.cursor(cursor)))
+            failpoint("export.after_cursor")
+            total += len(rows)
+
+    def status(self, now: int, top: int) -> dict[str, Any]:
+        with self.store.read() as tx:
+            occupancy = tx.occupancy()
+            segments = tx.all_segments()
+            head, exported = tx.outbox_head(), tx.cursor("default")
+        ranked = sorted(segments, key=lambda s: -segment_heat(self.config, s, now))[:top]
+        return {
+            "tiers": {
+                "stm": occupancy.get("stm", 0),
+                "mtm_pages": occupancy.get("mtm", 0),
+                "mtm_segments": occupancy.get("segments", 0),
+                "lpm": occupancy.get("lpm", 0),
+            },
+            "open_intents": occupancy.get("intents", 0),
+            "heat_top": [
+                {
+                    "segment_id": s.segment_id,
+                    "heat": round(segment_heat(self.config, s, now), 3),
+                    "pages": s.interactions,
+                    "visits": s.visits,
+                }
+                for s in ranked
+            ],
+            "outbox": {"head_seq": head, "exported_seq": exported, "lag": head - exported},
+        }
+
+
+def _run_id() -> str:
+    from receipts import uuid7
+
+    return uuid7()
+
+
+def _closure(tx: Transaction, roots: list[Unit], scope: ScopeKey) -> list[Unit]:
+    """The roots and every unit built from them, transitively, within the same scope."""
+    found = {(u.memory_id, u.version): u for u in roots}
+    frontier = sorted({u.memory_id for u in roots})
+    while frontier:
+        next_ids = [m for m in tx.dependents(frontier) if all(k[0] != m for k in found)]
+        units = [
+            u
+            for u in tx.units_by_ids(next_ids)
+            if u.user_scope == scope.user and u.assistant_scope == scope.assistant
+        ]
+        for unit in units:
+            found[(unit.memory_id, unit.version)] = unit
+        frontier = sorted({u.memory_id for u in units})
+    return list(found.values())
+
+
+def _exclusion(unit: Unit, scope: ScopeKey, moment: int) -> str | None:
+    if (unit.user_scope, unit.assistant_scope) != (scope.user, scope.assistant):
+        return "other_scope"
+    if unit.status == "retired":
+        return "retired"
+    if unit.status == "superseded" and unit.valid_until is not None and unit.valid_until <= moment:
+        return "superseded"
+    if unit.valid_from > moment:
+        return "not_yet_valid"
+    if unit.valid_until is not None and unit.valid_until <= moment:
+        return "expired"
+    return None
+
+
+def _chain_findings(tx: Transaction) -> list[Finding]:
+    findings: list[Finding] = []
+    seq, link = 0, ZERO_HASH
+    while True:
+        rows = tx.outbox_after(seq, 5000)
+        for row_seq, body in rows:
+            receipt = orjson.loads(body)
+            if row_seq != seq + 1 or receipt.get("prev") != link:
+                findings.append(Finding("receipt_chain", f"chain breaks at seq {row_seq}"))
+            seq, link = row_seq, link_hash(receipt)
+        if len(rows) < 5000:
+            return findings

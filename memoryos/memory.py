@@ -1,0 +1,525 @@
+"""The public API: memoryos.open() and Memory (DESIGN §6).
+
+Validation and the no-store rule run before any transaction; each public write is one transaction
+whose receipts commit with it; promotions that a write makes due run right after it commits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from memoryos import validation
+from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, StoreClosed, StoreError
+from memoryos.failpoints import failpoint
+from memoryos.lifecycle import Lifecycle
+from memoryos.logs import get_logger
+from memoryos.model import Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
+from memoryos.policies import nostore
+from memoryos.policies import stm as stm_policy
+from memoryos.policies.distill import ExtractiveSummarizer, Summarizer
+from memoryos.policies.lpm import DECAYING_KINDS, Reconcile, reconcile
+from memoryos.policies.text import fts_query
+from memoryos.promotion import Promoter, content_hash
+from memoryos.receipting import Drafts
+from memoryos.scope import Pseudonymizer, Scope, ScopeKey
+from memoryos.settings import Config, from_environment
+from memoryos.store.base import Transaction
+from memoryos.store.rows import Unit
+from memoryos.store.sqlite import SQLiteStore
+from memoryos.timeutil import Clock, from_micros, seconds_to_micros, system_clock, to_micros
+from receipts import create_key_file, format_utc, read_key_file, uuid7
+
+__version__ = "0.1.0"
+log = get_logger()
+_REF = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[1-9][0-9]{0,9}$")
+_REASON = re.compile(r"^[a-z0-9_]{1,64}$")
+_OUTCOME = re.compile(r"^[a-z0-9_]{1,32}:[A-Za-z0-9._:@/=+-]{1,256}$")
+MAX_K = 1000
+
+
+def key_path_for(path: Path) -> Path:
+    return path.with_name(path.name + ".receipt-key")
+
+
+def open(
+    path: str | os.PathLike[str],
+    *,
+    clock: Clock | None = None,
+    config: Config | None = None,
+    summarizer: Summarizer | None = None,
+    **overrides: Any,
+) -> Memory:
+    """Open (or create) a store file. Recovery of interrupted promotions runs before it returns."""
+    if not isinstance(path, str | os.PathLike) or not str(path).strip():
+        raise InvalidInput("path must be the file name of the store, e.g. 'agent-memory.db'")
+    resolved = from_environment() if config is None else config
+    if overrides:
+        resolved = resolved.with_overrides(**overrides)
+    return Memory(Path(path), resolved, clock or system_clock, summarizer or ExtractiveSummarizer())
+
+
+class Memory:
+    """A tiered memory on one store file. Not fork-safe: open it again in a child process."""
+
+    def __init__(self, path: Path, config: Config, clock: Clock, summarizer: Summarizer) -> None:
+        self.path = path
+        self.config = config
+        self._clock = clock
+        self.store = SQLiteStore(
+            path, durability=config.durability, busy_timeout_ms=config.busy_timeout_ms, clock=clock
+        )
+        try:
+            self.key = self._receipt_key()
+            self.store_id = self.store.set_meta_if_absent("store_id", uuid7())
+            self.store.bind_receipts(self.store_id, self.key)
+        except BaseException:
+            self.store.close()
+            raise
+        self.source_version = f"memoryos/{__version__}+{config.fingerprint()}"
+        self.drafts = Drafts(self.source_version)
+        self._scopes = Pseudonymizer(self.key, config.max_scope_id_chars)
+        self._key_mac = hmac.new(self.key, b"memoryos/key-hash/1", hashlib.sha256).digest()
+        self.promoter = Promoter(self.store, config, self.drafts, summarizer)
+        self.lifecycle = Lifecycle(self.store, config, self.drafts, self.promoter)
+        self.recovered = self.lifecycle.recover(self._now())
+
+    def _receipt_key(self) -> bytes:
+        key_file = key_path_for(self.path)
+        if key_file.exists():
+            try:
+                return read_key_file(key_file)
+            except (OSError, ValueError) as exc:
+                raise StoreError(f"cannot read the receipt key {key_file}: {exc}") from None
+        if self.store.meta("store_id") is not None:
+            raise StoreError(f"the receipt key {key_file} of this store is missing: restore it from backup")
+        return create_key_file(key_file)
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def _now(self) -> int:
+        return to_micros(self._clock(), "clock()")
+
+    def _live(self) -> None:
+        if self.store.closed:
+            raise StoreClosed("the store is closed: open it again with memoryos.open()")
+
+    def _scope(self, scope: object) -> ScopeKey:
+        self._live()
+        return self._scopes(scope)
+
+    def _key_hash(self, key: str) -> str:
+        return hmac.new(self._key_mac, key.encode(), hashlib.sha256).hexdigest()
+
+    def _refuse_secrets(self, scope: ScopeKey, *texts: str | None) -> None:
+        """The no-store rule: refuse before anything is written, leaving only a `reject` receipt."""
+        for text in texts:
+            if text is None:
+                continue
+            found = nostore.scan(text)
+            if found:
+                reason = found[0].reason
+                with self.store.write("reject") as tx:
+                    tx.emit(
+                        self.drafts.base(
+                            uuid7(), "reject", "committed", scope.user, scope.assistant, reason=reason
+                        )
+                    )
+                log.info("rejected", boundary="reject", reason=reason)
+                raise Rejected(reason)
+
+    def _window(
+        self, start: int, ttl: object, valid_from: object, valid_until: object
+    ) -> tuple[int, int | None]:
+        begins = start if valid_from is None else to_micros(valid_from, "valid_from")  # type: ignore[arg-type]
+        lifetime = validation.ttl(ttl)
+        if lifetime is not None and valid_until is not None:
+            raise InvalidInput("pass ttl or valid_until, not both")
+        ends = None if valid_until is None else to_micros(valid_until, "valid_until")  # type: ignore[arg-type]
+        if lifetime is not None:
+            ends = begins + lifetime // timedelta(microseconds=1)
+        if ends is not None and ends <= begins:
+            raise InvalidInput("valid_until must be after valid_from: the window is half-open [from, until)")
+        return begins, ends
+
+    # -- STM ---------------------------------------------------------------------------------------
+    def remember(
+        self,
+        scope: Scope,
+        text: str,
+        *,
+        role: str = "user",
+        at: datetime | None = None,
+        ttl: timedelta | float | None = None,
+        valid_from: datetime | None = None,
+        valid_until: datetime | None = None,
+        source: str | None = None,
+    ) -> Stored:
+        """Store one turn in STM. When it returns, the turn and its receipt are committed."""
+        sk = self._scope(scope)
+        body = validation.text(text, "text", self.config.max_text_bytes)
+        validation.role(role)
+        source = validation.optional_text(source, "source", 1024)
+        created = self._now() if at is None else to_micros(at, "at")
+        begins, ends = self._window(created, ttl, valid_from, valid_until)
+        self._refuse_secrets(sk, body, source)
+        run_id = uuid7()
+        unit = Unit(
+            memory_id=uuid7(),
+            version=1,
+            tier="stm",
+            user_scope=sk.user,
+            assistant_scope=sk.assistant,
+            session=sk.session,
+            role=role,
+            body=body,
+            created_at=created,
+            valid_from=begins,
+            valid_until=ends,
+            last_seen=created,
+            run_id=run_id,
+            source=source,
+        )
+        idle = seconds_to_micros(self.config.stm_idle_seconds)
+        with self.store.write("store") as tx:
+            tx.insert_unit(unit)
+            tx.emit(
+                self.drafts.about(
+                    run_id,
+                    "store",
+                    unit,
+                    toTier="stm",
+                    sourcePresent=True,
+                    waitUntilUtc=_utc(stm_policy.wait_until(created, idle)),
+                )
+            )
+            occupancy = tx.count_stm(sk.user, sk.assistant)
+        failpoint("store.after_commit")
+        if occupancy >= self.config.stm_capacity:
+            self._promote_full_stm(sk)
+        return Stored(unit.memory_id, 1, run_id)
+
+    def _promote_full_stm(self, sk: ScopeKey) -> None:
+        now = self._now()
+        with self.store.read() as tx:
+            turns = tx.stm_turns(sk.user, sk.assistant)
+        views = [stm_policy.StmTurn(t.memory_id, t.created_at) for t in turns]
+        chosen = {t.memory_id for t in stm_policy.overflow(views, self.config.stm_capacity)}
+        outcome = self.promoter.promote_turns([t for t in turns if t.memory_id in chosen], now)
+        for segment in self.promoter.hot_segments(now, outcome.segments):
+            self.promoter.distill(segment, now)
+
+    # -- typed drawer ------------------------------------------------------------------------------
+    def put(
+        self,
+        scope: Scope,
+        key: str,
+        body: str,
+        *,
+        kind: str = "fact",
+        confidence: float = 1.0,
+        proof: str | None = None,
+        ttl: timedelta | float | None = None,
+        valid_from: datetime | None = None,
+        valid_until: datetime | None = None,
+        source: str | None = None,
+    ) -> Stored:
+        """Write a keyed LPM record: ADD a new key, UPDATE a changed body, REINFORCE the same body."""
+        sk = self._scope(scope)
+        key = validation.key(key)
+        body = validation.text(body, "body", self.config.max_text_bytes)
+        kind = validation.kind(kind)
+        confidence = validation.confidence(confidence)
+        proof = validation.optional_text(proof, "proof", self.config.max_text_bytes)
+        source = validation.optional_text(source, "source", 1024)
+        now = self._now()
+        begins, ends = self._window(now, ttl, valid_from, valid_until)
+        self._refuse_secrets(sk, key, body, proof, source)
+        run_id = uuid7()
+        with self.store.write("store") as tx:
+            current = _current(tx.key_versions(sk.user, sk.assistant, key))
+            decision = reconcile(None if current is None else current.body, body)
+            if current is not None and decision is Reconcile.REINFORCE:
+                tx.update_unit(
+                    current.rowid or 0,
+                    reinforced=current.reinforced + 1,
+                    last_seen=now,
+                    status="active",
+                    confidence=max(confidence, current.confidence or 0.0),
+                )
+                tx.emit(self.drafts.about(run_id, "store", current, toTier="lpm", sourcePresent=True))
+                return Stored(current.memory_id, current.version, run_id)
+            unit = Unit(
+                memory_id=uuid7() if current is None else current.memory_id,
+                version=1 if current is None else current.version + 1,
+                tier="lpm",
+                user_scope=sk.user,
+                assistant_scope=sk.assistant,
+                session=sk.session,
+                list="drawer",
+                key=key,
+                kind=kind,
+                body=body,
+                confidence=confidence,
+                proof=proof,
+                source=source,
+                created_at=now,
+                valid_from=begins,
+                valid_until=ends,
+                last_seen=now,
+                run_id=run_id,
+                derived_from=() if current is None else (current.ref,),
+                content_hash=content_hash(body),
+            )
+            if current is not None:
+                self._supersede(tx, current, begins)
+            tx.insert_unit(unit)
+            tx.emit(
+                self.drafts.about(
+                    run_id,
+                    "store",
+                    unit,
+                    toTier="lpm",
+                    sourcePresent=True,
+                    derivedFrom=list(unit.derived_from) or None,
+                )
+            )
+        return Stored(unit.memory_id, unit.version, run_id)
+
+    @staticmethod
+    def _supersede(tx: Transaction, current: Unit, at: int) -> None:
+        closes = at if current.valid_until is None else min(current.valid_until, at)
+        tx.update_unit(
+            current.rowid or 0, status="superseded", valid_until=max(closes, current.valid_from + 1)
+        )
+
+    def get(self, scope: Scope, key: str, *, as_of: datetime | None = None) -> Record | None:
+        """The version of `key` valid at `as_of` (default now), or None. Revives a stale record."""
+        sk = self._scope(scope)
+        key = validation.key(key)
+        now = self._now()
+        moment = now if as_of is None else to_micros(as_of, "as_of")
+        with self.store.read() as tx:
+            unit = _valid_at(tx.key_versions(sk.user, sk.assistant, key), moment)
+        if unit is None:
+            return None
+        if as_of is None and unit.kind in DECAYING_KINDS and unit.status in ("active", "stale"):
+            unit = self.lifecycle.touch(unit, now)
+        return _record(unit)
+
+    def history(self, scope: Scope, key: str) -> list[Record]:
+        """Every version of `key`, oldest first (forgotten versions are gone)."""
+        sk = self._scope(scope)
+        with self.store.read() as tx:
+            return [_record(u) for u in tx.key_versions(sk.user, sk.assistant, validation.key(key))]
+
+    def correct(
+        self, scope: Scope, key_or_id: str, body: str, *, valid_from: datetime | None = None
+    ) -> Stored:
+        """A new version of a record; the old one stays in history, valid until the correction."""
+        sk = self._scope(scope)
+        target = validation.key(key_or_id)
+        body = validation.text(body, "body", self.config.max_text_bytes)
+        now = self._now()
+        begins = now if valid_from is None else to_micros(valid_from, "valid_from")
+        self._refuse_secrets(sk, body)
+        run_id = uuid7()
+        with self.store.write("correct") as tx:
+            versions = tx.key_versions(sk.user, sk.assistant, target) or tx.id_versions(
+                sk.user, sk.assistant, target
+            )
+            current = _current(versions)
+            if current is None:
+                raise NotFound("no such key or memory id in this scope: put() it first")
+            if current.tier != "lpm":
+                raise InvalidInput("only LPM records can be corrected: forget the turn and remember it again")
+            if begins <= current.valid_from:
+                raise InvalidInput(
+                    "valid_from of a correction must be after the corrected version's valid_from"
+                )
+            unit = Unit(
+                **{
+                    **_fields(current),
+                    "version": current.version + 1,
+                    "body": body,
+                    "created_at": now,
+                    "valid_from": begins,
+                    "valid_until": None,
+                    "last_seen": now,
+                    "run_id": run_id,
+                    "status": "active",
+                    "derived_from": (current.ref,),
+                    "content_hash": content_hash(body),
+                    "reinforced": 0,
+                }
+            )
+            self._supersede(tx, current, begins)
+            tx.insert_unit(unit)
+            tx.emit(
+                self.drafts.about(
+                    run_id, "correct", unit, toTier="lpm", derivedFrom=[current.ref], sourcePresent=True
+                )
+            )
+        return Stored(unit.memory_id, unit.version, run_id)
+
+    def forget(self, scope: Scope, key_or_id: str, *, reason: str = "user request") -> int:
+        """Erase a key or memory id, and everything derived from it, from every tier.
+
+        Ids, versions, timestamps and the reason survive in tombstones and `forget` receipts.
+        Forgetting again is a no-op that returns 0. Returns the number of unit versions erased.
+        """
+        sk = self._scope(scope)
+        target = validation.key(key_or_id)
+        code = _reason_code(reason)
+        return self.lifecycle.forget(sk, target, self._key_hash(target), code, self._now())
+
+    # -- retrieval ---------------------------------------------------------------------------------
+    def recall(
+        self, scope: Scope, query: str, *, k: int = 5, as_of: datetime | None = None, explain: bool = False
+    ) -> Recall:
+        """Top-k units of this scope valid at `as_of`, filtered before ranking; ties go to the newest."""
+        sk = self._scope(scope)
+        query = validation.text(query, "query", self.config.max_text_bytes)
+        k = validation.positive_int(k, "k", MAX_K)
+        now = self._now()
+        moment = now if as_of is None else to_micros(as_of, "as_of")
+        match = fts_query(query)
+        found = [] if match is None else self.store.search(match, sk.user, sk.assistant, moment, k)
+        run_id = uuid7()
+        with self.store.write("retrieve") as tx:
+            tx.visit_segments(sorted({h.unit.segment_id for h in found if h.unit.segment_id}), now)
+            for hit in found:
+                tx.emit(self.drafts.about(run_id, "retrieve", hit.unit, fromTier=hit.unit.tier))
+            if not found:
+                tx.emit(self.drafts.base(run_id, "retrieve", "committed", sk.user, sk.assistant))
+        hits = [_hit(h.unit, h.score) for h in found]
+        excluded = (
+            self.lifecycle.explain(match, sk, moment, {h.ref for h in hits}) if explain and match else []
+        )
+        return Recall(run_id, hits, excluded)
+
+    def generated(
+        self, scope: Scope, run_id: str, *, depends_on: Sequence[str], outcome: str | None = None
+    ) -> None:
+        """Record that a generation of this recall run used exactly these refs (content-free)."""
+        sk = self._scope(scope)
+        if not isinstance(run_id, str) or not re.fullmatch(r"[0-9a-f-]{36}", run_id):
+            raise InvalidInput("run_id must be the run_id of a Recall from this store")
+        if isinstance(depends_on, str) or not all(isinstance(r, str) and _REF.match(r) for r in depends_on):
+            raise InvalidInput("depends_on must be a list of refs like Hit.ref ('<memory_id>@<version>')")
+        if outcome is not None and not (isinstance(outcome, str) and _OUTCOME.match(outcome)):
+            raise InvalidInput("outcome must be a content-free proof such as 'sha256:<hex>' or 'test:passed'")
+        with self.store.write("generate") as tx:
+            if not tx.run_committed(run_id):
+                raise NotFound("unknown run_id: pass the run_id of a recall() on this store")
+            tx.emit(
+                self.drafts.base(
+                    run_id,
+                    "generate",
+                    "committed",
+                    sk.user,
+                    sk.assistant,
+                    dependsOnVersion=list(depends_on),
+                    outcomeReceipt=outcome,
+                )
+            )
+
+    # -- upkeep --------------------------------------------------------------------------------------
+    def maintain(self, now: datetime | None = None) -> Maintenance:
+        """Due promotions (idle STM turns, hot segments), expiry and decay. Returns what it did."""
+        self._live()
+        return self.lifecycle.maintain(self._now() if now is None else to_micros(now, "now"))
+
+    def check(self) -> list[Finding]:
+        """Integrity and invariants; returns findings (empty when healthy), never raises on them."""
+        self._live()
+        return self.lifecycle.check(self._now())
+
+    def export_receipts(self, path: str | os.PathLike[str], *, cursor: str = "default") -> int:
+        """Append receipts not yet exported under `cursor` to a JSONL file (at-least-once)."""
+        self._live()
+        return self.lifecycle.export_receipts(Path(path), cursor)
+
+    def status(self, top: int = 5) -> dict[str, Any]:
+        self._live()
+        return self.lifecycle.status(self._now(), top)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object | TracebackType) -> None:
+        self.close()
+
+
+def _utc(micros: int) -> str:
+    return format_utc(from_micros(micros))
+
+
+def _current(versions: Sequence[Unit]) -> Unit | None:
+    live = [u for u in versions if u.status != "superseded"]
+    return live[-1] if live else None
+
+
+def _valid_at(versions: Sequence[Unit], moment: int) -> Unit | None:
+    valid = [
+        u for u in versions if u.valid_from <= moment and (u.valid_until is None or moment < u.valid_until)
+    ]
+    return valid[-1] if valid else None
+
+
+def _fields(unit: Unit) -> dict[str, Any]:
+    return {name: getattr(unit, name) for name in unit.__dataclass_fields__ if name != "rowid"}
+
+
+def _reason_code(reason: object) -> str:
+    if not isinstance(reason, str):
+        raise InvalidInput("reason must be a short code such as 'user request' or 'gdpr'")
+    code = re.sub(r"[\s-]+", "_", reason.strip().lower())
+    if not _REASON.match(code):
+        raise InvalidInput(
+            "reason must be 1-64 letters, digits, spaces or underscores (it goes into receipts)"
+        )
+    return code
+
+
+def _record(unit: Unit) -> Record:
+    return Record(
+        memory_id=unit.memory_id,
+        key=unit.key or "",
+        body=unit.body,
+        kind=unit.kind or "fact",
+        version=unit.version,
+        status=unit.status,
+        confidence=unit.confidence or 0.0,
+        proof=unit.proof,
+        valid_from=from_micros(unit.valid_from),
+        valid_until=None if unit.valid_until is None else from_micros(unit.valid_until),
+        source=unit.source,
+        recorded_at=from_micros(unit.created_at),
+    )
+
+
+def _hit(unit: Unit, score: float) -> Hit:
+    return Hit(
+        unit.memory_id,
+        unit.version,
+        unit.ref,
+        unit.tier,
+        unit.body,
+        score,
+        unit.key,
+        unit.kind,
+        unit.source_ids or (unit.memory_id,),
+    )
+
+
+__all__ = ["Excluded", "Memory", "MemoryOSError", "open"]

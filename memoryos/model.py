@@ -1,0 +1,91 @@
+"""What the public API returns. Plain frozen dataclasses; no driver types leak out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Stored:
+    memory_id: str
+    version: int
+    run_id: str
+
+    @property
+    def ref(self) -> str:
+        return f"{self.memory_id}@{self.version}"
+
+
+@dataclass(frozen=True)
+class Record:
+    memory_id: str
+    key: str
+    body: str
+    kind: str
+    version: int
+    status: str
+    confidence: float
+    proof: str | None
+    valid_from: datetime
+    valid_until: datetime | None
+    source: str | None = None
+    recorded_at: datetime | None = None
+
+    @property
+    def ref(self) -> str:
+        return f"{self.memory_id}@{self.version}"
+
+
+@dataclass(frozen=True)
+class Hit:
+    memory_id: str
+    version: int
+    ref: str
+    tier: str
+    text: str
+    score: float
+    key: str | None
+    kind: str | None
+    source_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Excluded:
+    """A unit that matched the query but was filtered out before ranking, and why."""
+
+    memory_id: str
+    version: int
+    reason: str  # expired | not_yet_valid | superseded | retired | other_scope
+
+
+@dataclass(frozen=True)
+class Recall:
+    run_id: str
+    hits: list[Hit]
+    excluded: list[Excluded] = field(default_factory=list)
+
+    @property
+    def refs(self) -> list[str]:
+        return [h.ref for h in self.hits]
+
+
+@dataclass(frozen=True)
+class Maintenance:
+    """What one maintain() pass did, as counts (content-free)."""
+
+    promoted_turns: int = 0
+    distilled_segments: int = 0
+    lpm_records: int = 0
+    evicted: int = 0
+    expired: int = 0
+    decayed: int = 0
+    recovered_intents: int = 0
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem `check()` found; checks return findings, they do not raise."""
+
+    code: str
+    detail: str

@@ -1,0 +1,69 @@
+"""Extractive distillation of a hot MTM segment into LPM records (no model needed).
+
+A `Summarizer` is the seam where a model-backed distiller plugs in later; the deterministic one
+below is what runs when none is configured, or when the model is unreachable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from memoryos.policies.text import sentences, summarize
+
+LISTS = ("profile", "user_knowledge", "assistant_knowledge")
+_PROFILE = re.compile(
+    r"\b(i am|i'm|my name is|i work|i live|i like|i love|i prefer|i hate|i use|i need|my favou?rite)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class PageView:
+    ref: str  # "<page id>@<version>"
+    role: str
+    text: str
+    source_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Distilled:
+    list_name: str
+    body: str
+    derived_from: tuple[str, ...]  # page refs
+    source_ids: tuple[str, ...]  # turn ids
+
+
+class Summarizer(Protocol):
+    def distill(self, pages: Sequence[PageView]) -> list[Distilled]: ...
+
+
+def _record(list_name: str, body: str, pages: Sequence[PageView]) -> Distilled:
+    return Distilled(
+        list_name,
+        body,
+        tuple(p.ref for p in pages),
+        tuple(dict.fromkeys(s for p in pages for s in p.source_ids)),
+    )
+
+
+class ExtractiveSummarizer:
+    """Profile facts are first-person sentences; knowledge is a keyword-ranked extract per role."""
+
+    def distill(self, pages: Sequence[PageView]) -> list[Distilled]:
+        out: list[Distilled] = []
+        user_pages = [p for p in pages if p.role == "user"]
+        for page in user_pages:
+            for sentence in sentences(page.text):
+                if _PROFILE.search(sentence):
+                    out.append(_record("profile", sentence[:1000], [page]))
+        for list_name, role_pages in (
+            ("user_knowledge", user_pages),
+            ("assistant_knowledge", [p for p in pages if p.role == "assistant"]),
+        ):
+            body = summarize(p.text for p in role_pages)
+            if body:
+                out.append(_record(list_name, body, role_pages))
+        return out

@@ -1,0 +1,70 @@
+"""Deterministic, extractive text handling: tokens, keywords, similarity, summaries, FTS queries."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have he her his how i
+    if in into is it its me my no not of on or our she so than that the their them then there these
+    they this to too up us was we were what when where which who why will with would you your yes ok
+    okay just also about please thanks thank let lets i'm it's don't""".split()
+)
+MAX_QUERY_TERMS = 32
+
+
+def tokens(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def keywords(text: str) -> Counter[str]:
+    return Counter(t for t in tokens(text) if t not in STOPWORDS and len(t) > 1 and not t.isdigit())
+
+
+def top_keywords(counts: Mapping[str, int], limit: int = 32) -> list[str]:
+    return [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
+
+
+def coverage(page: Iterable[str], segment: Iterable[str]) -> float:
+    """Share of the page's keywords the segment already has (Jaccard would fall as segments grow)."""
+    words = set(page)
+    if not words:
+        return 0.0
+    return len(words & set(segment)) / len(words)
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+
+
+def summarize(texts: Iterable[str], limit_chars: int = 400) -> str:
+    """The sentences that carry the most of the segment's keywords, in their original order."""
+    ordered = [s for t in texts for s in sentences(t)]
+    if not ordered:
+        return ""
+    weights = keywords(" ".join(ordered))
+    ranked = sorted(
+        range(len(ordered)), key=lambda i: (-sum(weights[w] for w in set(keywords(ordered[i]))), i)
+    )
+    chosen: list[int] = []
+    size = 0
+    for index in ranked:
+        if size and size + len(ordered[index]) > limit_chars:
+            continue
+        chosen.append(index)
+        size += len(ordered[index]) + 1
+    return " ".join(ordered[i] for i in sorted(chosen))[: limit_chars * 2]
+
+
+def fts_query(query: str) -> str | None:
+    """ORs the query's words (stopwords dropped unless nothing else is left), each quoted for FTS5."""
+    words = list(dict.fromkeys(tokens(query)))
+    meaningful = [w for w in words if w not in STOPWORDS]
+    words = (meaningful or words)[:MAX_QUERY_TERMS]
+    if not words:
+        return None
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)

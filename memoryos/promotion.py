@@ -1,0 +1,288 @@
+"""STM -> MTM (FIFO, one transaction) and MTM -> LPM (heat, intent + out-of-transaction distillation).
+
+Each promotion is one commit that inserts the destination, releases the source and writes the
+receipts. Distillation may be slow (a model, later), so it runs between a committed `started`
+intent and that commit; recovery reconciles an intent left open by its run id and segment version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from memoryos.failpoints import failpoint
+from memoryos.logs import get_logger
+from memoryos.policies import segments as segment_policy
+from memoryos.policies.distill import Distilled, PageView, Summarizer
+from memoryos.policies.heat import HeatParams, heat
+from memoryos.policies.lpm import Reconcile, RecordView, evict_from_list
+from memoryos.policies.text import keywords, summarize, top_keywords
+from memoryos.receipting import Drafts
+from memoryos.settings import Config
+from memoryos.store.base import Store, Transaction
+from memoryos.store.rows import Intent, Segment, Unit
+from receipts import uuid7
+
+log = get_logger()
+OWNER = f"{socket.gethostname()}:{os.getpid()}"
+
+
+@dataclass(frozen=True)
+class StmOutcome:
+    promoted: int
+    segments: tuple[str, ...]
+    evicted: int
+
+
+def heat_params(config: Config) -> HeatParams:
+    return HeatParams(
+        config.heat_alpha, config.heat_beta, config.heat_gamma, config.heat_mu_seconds, config.heat_threshold
+    )
+
+
+def segment_heat(config: Config, segment: Segment, now: int) -> float:
+    return heat(
+        heat_params(config), segment.visits, segment.interactions, (now - segment.last_visit_at) / 1e6
+    )
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).casefold().encode()).hexdigest()
+
+
+class Promoter:
+    def __init__(self, store: Store, config: Config, drafts: Drafts, summarizer: Summarizer) -> None:
+        self.store = store
+        self.config = config
+        self.drafts = drafts
+        self.summarizer = summarizer
+
+    # -- STM -> MTM -----------------------------------------------------------------------------
+    def promote_turns(self, turns: Sequence[Unit], now: int) -> StmOutcome:
+        """Move these STM turns (one scope, oldest first) into MTM pages in a single transaction."""
+        if not turns:
+            return StmOutcome(0, (), 0)
+        run_id = uuid7()
+        user, assistant = turns[0].user_scope, turns[0].assistant_scope
+        failpoint("stm_to_mtm.begin")
+        with self.store.write("stm_to_mtm") as tx:
+            present = {u.memory_id for u in tx.stm_turns(user, assistant)}
+            turns = [t for t in turns if t.memory_id in present]  # another process may have moved them
+            segments = {s.segment_id: s for s in tx.segments(user, assistant)}
+            touched: list[str] = []
+            for turn in turns:
+                page, segment = self._page_for(turn, segments, run_id, now)
+                segments[segment.segment_id] = segment
+                tx.insert_unit(page)
+                tx.emit(
+                    self.drafts.about(
+                        run_id,
+                        "stm_to_mtm",
+                        page,
+                        fromTier="stm",
+                        toTier="mtm",
+                        derivedFrom=[turn.ref],
+                        sourcePresent=False,
+                    )
+                )
+                touched.append(segment.segment_id)
+            failpoint("stm_to_mtm.after_pages")
+            tx.delete_units([t.rowid for t in turns if t.rowid is not None])
+            failpoint("stm_to_mtm.after_release")
+            for segment_id in dict.fromkeys(touched):
+                tx.put_segment(segments[segment_id])
+            evicted = self._evict_cold_segments(tx, list(segments.values()), run_id, now)
+            failpoint("stm_to_mtm.after_receipts")
+        failpoint("stm_to_mtm.after_commit")
+        log.info("promoted", boundary="stm_to_mtm", run_id=run_id, turns=len(turns), evicted=evicted)
+        return StmOutcome(len(turns), tuple(dict.fromkeys(touched)), evicted)
+
+    def _page_for(
+        self, turn: Unit, segments: dict[str, Segment], run_id: str, now: int
+    ) -> tuple[Unit, Segment]:
+        words = keywords(turn.body)
+        views = [
+            segment_policy.SegmentView(s.segment_id, tuple(top_keywords(s.keywords)), 0.0, s.created_at)
+            for s in segments.values()
+        ]
+        chosen = segment_policy.choose_segment(top_keywords(words), views, self.config.segment_similarity)
+        if chosen is None:
+            segment = Segment(uuid7(), turn.user_scope, turn.assistant_scope, {}, "", 0, 0, now, now, 0)
+        else:
+            segment = segments[chosen]
+        merged = Counter(segment.keywords)
+        merged.update(words)
+        summary = summarize([segment.summary, turn.body]) if segment.summary else summarize([turn.body])
+        segment = replace(
+            segment,
+            keywords=dict(merged.most_common(64)),
+            summary=summary,
+            interactions=segment.interactions + 1,
+            version=segment.version + 1,
+        )
+        page = replace(
+            turn,
+            memory_id=uuid7(),
+            version=1,
+            tier="mtm",
+            segment_id=segment.segment_id,
+            source_ids=(turn.memory_id,),
+            derived_from=(turn.ref,),
+            run_id=run_id,
+            rowid=None,
+            last_seen=now,
+        )
+        return page, segment
+
+    def _evict_cold_segments(self, tx: Transaction, segments: list[Segment], run_id: str, now: int) -> int:
+        views = [
+            segment_policy.SegmentView(s.segment_id, (), segment_heat(self.config, s, now), s.created_at)
+            for s in segments
+        ]
+        evicted = 0
+        for segment_id in segment_policy.coldest(views, self.config.mtm_capacity):
+            pages = tx.pages(segment_id)
+            tx.delete_units([p.rowid for p in pages if p.rowid is not None])
+            tx.delete_segment(segment_id)
+            for page in pages:
+                tx.emit(self.drafts.removal(run_id, "evict", page, "capacity"))
+            evicted += len(pages)
+            failpoint("mtm_evict.after_delete")
+        return evicted
+
+    # -- MTM -> LPM -----------------------------------------------------------------------------
+    def hot_segments(self, now: int, only: Sequence[str] | None = None) -> list[Segment]:
+        with self.store.read() as tx:
+            candidates = [tx.segment(s) for s in only] if only is not None else tx.all_segments()
+        threshold = self.config.heat_threshold
+        return [s for s in candidates if s is not None and segment_heat(self.config, s, now) >= threshold]
+
+    def distill(self, segment: Segment, now: int) -> int:
+        """Distil one hot segment into LPM records; returns the number of records written."""
+        run_id = uuid7()
+        with self.store.write("mtm_to_lpm_intent") as tx:
+            current = tx.segment(segment.segment_id)
+            if current is None or segment_heat(self.config, current, now) < self.config.heat_threshold:
+                return 0  # cooled down or evicted since it was chosen: nothing to do
+            pages = tx.pages(current.segment_id)
+            tx.insert_intent(Intent(run_id, "mtm_to_lpm", current.segment_id, current.version, OWNER, now))
+            tx.emit(
+                self.drafts.base(
+                    run_id,
+                    "mtm_to_lpm",
+                    "started",
+                    current.user_scope,
+                    current.assistant_scope,
+                    fromTier="mtm",
+                    toTier="lpm",
+                    derivedFrom=[p.ref for p in pages],
+                    sourcePresent=True,
+                )
+            )
+        failpoint("mtm_to_lpm.after_intent")
+        distilled = self.summarizer.distill(
+            [PageView(p.ref, p.role or "user", p.body, p.source_ids) for p in pages]
+        )
+        failpoint("mtm_to_lpm.after_distill")
+        return self._commit_distilled(run_id, current, distilled, now)
+
+    def _commit_distilled(self, run_id: str, expected: Segment, distilled: list[Distilled], now: int) -> int:
+        user, assistant = expected.user_scope, expected.assistant_scope
+        with self.store.write("mtm_to_lpm") as tx:
+            current = tx.segment(expected.segment_id)
+            if current is None or current.version != expected.version:
+                # The segment changed under the slow work: reconcile by version, never blindly apply.
+                tx.delete_intent(run_id)
+                tx.emit(
+                    self.drafts.base(
+                        run_id,
+                        "mtm_to_lpm",
+                        "failed",
+                        user,
+                        assistant,
+                        fromTier="mtm",
+                        toTier="lpm",
+                        sourcePresent=current is not None,
+                    )
+                )
+                return 0
+            written = [
+                self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now) for d in distilled
+            ]
+            for unit, derived in written:
+                tx.emit(
+                    self.drafts.about(
+                        run_id,
+                        "mtm_to_lpm",
+                        unit,
+                        fromTier="mtm",
+                        toTier="lpm",
+                        derivedFrom=list(derived),
+                        sourcePresent=True,
+                    )
+                )
+            failpoint("mtm_to_lpm.after_records")
+            for list_name in sorted({d.list_name for d in distilled}):
+                self._evict_list(tx, run_id, user, assistant, list_name)
+            tx.put_segment(replace(current, visits=0, interactions=0, last_visit_at=now))
+            tx.delete_intent(run_id)
+            if not written:
+                tx.emit(
+                    self.drafts.base(
+                        run_id,
+                        "mtm_to_lpm",
+                        "committed",
+                        user,
+                        assistant,
+                        fromTier="mtm",
+                        toTier="lpm",
+                        sourcePresent=True,
+                    )
+                )
+        failpoint("mtm_to_lpm.after_commit")
+        log.info("promoted", boundary="mtm_to_lpm", run_id=run_id, records=len(written))
+        return len(written)
+
+    def _write_record(
+        self, tx: Transaction, run_id: str, item: Distilled, *, user: str, assistant: str, now: int
+    ) -> tuple[Unit, tuple[str, ...]]:
+        digest = content_hash(item.body)
+        existing = tx.list_record(user, assistant, item.list_name, digest)
+        if existing is not None:  # REINFORCE: the same knowledge again is not a duplicate
+            tx.update_unit(existing.rowid or 0, reinforced=existing.reinforced + 1, last_seen=now)
+            return existing, item.derived_from
+        unit = Unit(
+            memory_id=uuid7(),
+            version=1,
+            tier="lpm",
+            user_scope=user,
+            assistant_scope=assistant,
+            body=item.body,
+            created_at=now,
+            valid_from=now,
+            last_seen=now,
+            run_id=run_id,
+            list=item.list_name,
+            source_ids=item.source_ids,
+            derived_from=item.derived_from,
+            content_hash=digest,
+            kind="semantic" if item.list_name != "profile" else "fact",
+        )
+        tx.insert_unit(unit)
+        return unit, item.derived_from
+
+    def _evict_list(self, tx: Transaction, run_id: str, user: str, assistant: str, list_name: str) -> None:
+        records = tx.list_records(user, assistant, list_name)
+        views = [RecordView(r.memory_id, r.reinforced, r.last_seen) for r in records]
+        doomed = set(evict_from_list(views, self.config.lpm_list_capacity))
+        for record in (r for r in records if r.memory_id in doomed):
+            tx.delete_units([record.rowid or 0])
+            tx.emit(self.drafts.removal(run_id, "evict", record, "capacity"))
+            failpoint("lpm_evict.after_delete")
+
+
+__all__ = ["Promoter", "Reconcile", "StmOutcome", "content_hash", "segment_heat"]

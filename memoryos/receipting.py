@@ -1,0 +1,52 @@
+"""Receipt drafts for each boundary (docs/receipts.md). The store seals them in its transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memoryos.store.rows import Unit
+
+
+class Drafts:
+    """Builds content-free drafts: ids, versions, pseudonymous scopes and codes only."""
+
+    def __init__(self, source_version: str) -> None:
+        self.source_version = source_version
+
+    def base(
+        self, run_id: str, boundary: str, status: str, user: str, assistant: str, **extra: Any
+    ) -> dict[str, Any]:
+        return {
+            "runId": run_id,
+            "boundary": boundary,
+            "status": status,
+            "userScope": user,
+            "assistantScope": assistant,
+            "sourceVersion": self.source_version,
+            **extra,
+        }
+
+    def about(self, run_id: str, boundary: str, unit: Unit, **extra: Any) -> dict[str, Any]:
+        """A committed receipt about one unit."""
+        return self.base(
+            run_id,
+            boundary,
+            extra.pop("status", "committed"),
+            unit.user_scope,
+            unit.assistant_scope,
+            memoryId=unit.memory_id,
+            version=unit.version,
+            **extra,
+        )
+
+    def removal(self, run_id: str, boundary: str, unit: Unit, reason: str) -> dict[str, Any]:
+        """An intentional removal (evict, expire, forget): accounted for, not at risk."""
+        return self.about(
+            run_id,
+            boundary,
+            unit,
+            fromTier=unit.tier,
+            reason=reason,
+            sourcePresent=False,
+            derivedFrom=list(unit.derived_from) or None,
+        )

@@ -1,0 +1,89 @@
+"""Configuration as data, and every environment variable memoryos reads, in one place.
+
+Precedence, stated once: defaults < environment < arguments. Constructor arguments are the API; the
+environment only supplies what the host did not pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal
+
+import orjson
+
+from memoryos.errors import ConfigError
+
+#: Path of the store used by the CLI when --db is not given.
+ENV_DB = "MEMORYOS_DB"
+#: Failpoints to arm, e.g. "stm_to_mtm.before_commit=kill,evict.after_delete=2*raise".
+ENV_FAILPOINTS = "MEMORYOS_FAILPOINTS"
+#: "full" (default) or "normal": see Config.durability.
+ENV_DURABILITY = "MEMORYOS_DURABILITY"
+
+DEFAULT_DB = "memoryos.db"
+Durability = Literal["full", "normal"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every tunable of a store. The fields marked in HASHED change behaviour and are recorded."""
+
+    stm_capacity: int = 7
+    stm_idle_seconds: float = 30 * 60
+    mtm_capacity: int = 200
+    lpm_list_capacity: int = 100
+    heat_alpha: float = 1.0
+    heat_beta: float = 1.0
+    heat_gamma: float = 1.0
+    heat_mu_seconds: float = 1e7
+    heat_threshold: float = 5.0
+    segment_similarity: float = 0.2
+    durability: Durability = "full"
+    max_text_bytes: int = 64 * 1024
+    max_scope_id_chars: int = 256
+    busy_timeout_ms: int = 5000
+    intent_grace_seconds: float = 300.0
+    stale_after_days: float = 90.0
+    retired_after_days: float = 180.0
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if spec.name == "durability":
+                if value not in ("full", "normal"):
+                    raise ConfigError("durability must be 'full' or 'normal'")
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise ConfigError(f"config {spec.name} must be a finite number, got {value!r}")
+            if value <= 0 and spec.name != "segment_similarity":
+                raise ConfigError(f"config {spec.name} must be positive, got {value!r}")
+        if not 0 <= self.segment_similarity <= 1:
+            raise ConfigError("config segment_similarity must be between 0 and 1")
+        if self.retired_after_days <= self.stale_after_days:
+            raise ConfigError("config retired_after_days must exceed stale_after_days")
+
+    def fingerprint(self) -> str:
+        """A short hash of everything that changes capacities, heat, thresholds, durability, retrieval."""
+        return hashlib.sha256(orjson.dumps(asdict(self), option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+
+    def with_overrides(self, **changes: Any) -> Config:
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise ConfigError(f"unknown config fields: {', '.join(sorted(unknown))}")
+        return replace(self, **changes)
+
+
+def from_environment(base: Config | None = None) -> Config:
+    """Apply the environment to `base` (defaults when None)."""
+    config = base or Config()
+    durability = os.environ.get(ENV_DURABILITY)
+    if durability:
+        config = config.with_overrides(durability=durability.strip().lower())
+    return config
+
+
+def default_db_path() -> str:
+    return os.environ.get(ENV_DB) or DEFAULT_DB

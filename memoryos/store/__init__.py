@@ -1,0 +1,1 @@
+"""Storage: the port (base.py) and its backends."""

@@ -1,0 +1,169 @@
+"""The store port: what the engine needs from a backend. SQL lives only in the adapters.
+
+Backends translate their driver's errors into memoryos.errors.StoreError subclasses, and pass the
+shared contract suite (tests/memoryos/store_contract.py).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from memoryos.store.rows import Hit, Intent, Segment, Unit
+
+
+class Transaction(ABC):
+    """Domain operations inside one transaction; receipts emitted in a write commit with it."""
+
+    @abstractmethod
+    def emit(self, draft: Mapping[str, Any]) -> None: ...
+
+    @abstractmethod
+    def insert_unit(self, unit: Unit) -> int: ...
+
+    @abstractmethod
+    def delete_units(self, rowids: Sequence[int]) -> None: ...
+
+    @abstractmethod
+    def count_stm(self, user: str, assistant: str) -> int: ...
+
+    @abstractmethod
+    def pages(self, segment_id: str) -> list[Unit]: ...
+
+    @abstractmethod
+    def list_records(self, user: str, assistant: str, list_name: str) -> list[Unit]: ...
+
+    @abstractmethod
+    def list_record(self, user: str, assistant: str, list_name: str, digest: str) -> Unit | None: ...
+
+    @abstractmethod
+    def key_versions(self, user: str, assistant: str, key: str) -> list[Unit]: ...
+
+    @abstractmethod
+    def id_versions(self, user: str, assistant: str, memory_id: str) -> list[Unit]: ...
+
+    @abstractmethod
+    def units_by_ids(self, memory_ids: Sequence[str]) -> list[Unit]: ...
+
+    @abstractmethod
+    def expired(self, now: int, limit: int) -> list[Unit]: ...
+
+    @abstractmethod
+    def decay_candidates(self, seen_before: int, limit: int) -> list[Unit]: ...
+
+    @abstractmethod
+    def stm_turns(self, user: str, assistant: str) -> list[Unit]: ...
+
+    @abstractmethod
+    def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool: ...
+
+    @abstractmethod
+    def run_scope(self, run_id: str) -> list[bytes]: ...
+
+    @abstractmethod
+    def stm_scopes_due(self, created_before: int) -> list[tuple[str, str]]: ...
+
+    @abstractmethod
+    def update_unit(self, rowid: int, **changes: Any) -> None: ...
+
+    @abstractmethod
+    def dependents(self, source_ids: Sequence[str]) -> list[str]: ...
+
+    @abstractmethod
+    def drop_sources(self, memory_ids: Sequence[str]) -> None: ...
+
+    @abstractmethod
+    def segments(self, user: str, assistant: str) -> list[Segment]: ...
+
+    @abstractmethod
+    def all_segments(self) -> list[Segment]: ...
+
+    @abstractmethod
+    def segment(self, segment_id: str) -> Segment | None: ...
+
+    @abstractmethod
+    def put_segment(self, segment: Segment) -> None: ...
+
+    @abstractmethod
+    def delete_segment(self, segment_id: str) -> None: ...
+
+    @abstractmethod
+    def visit_segments(self, segment_ids: Sequence[str], now: int) -> None: ...
+
+    @abstractmethod
+    def insert_intent(self, intent: Intent) -> None: ...
+
+    @abstractmethod
+    def delete_intent(self, run_id: str) -> None: ...
+
+    @abstractmethod
+    def intents(self) -> list[Intent]: ...
+
+    @abstractmethod
+    def run_committed(self, run_id: str) -> bool: ...
+
+    @abstractmethod
+    def tombstone(self, unit: Unit, key_hash: str | None, reason: str, at: int) -> None: ...
+
+    @abstractmethod
+    def meta_get(self, name: str) -> str | None: ...
+
+    @abstractmethod
+    def outbox_after(self, seq: int, limit: int) -> list[tuple[int, bytes]]: ...
+
+    @abstractmethod
+    def outbox_head(self) -> int: ...
+
+    @abstractmethod
+    def lineage_problems(self) -> list[str]: ...
+
+    @abstractmethod
+    def occupancy(self) -> dict[str, int]: ...
+
+    @abstractmethod
+    def meta_setdefault(self, name: str, value: str) -> str: ...
+
+    @abstractmethod
+    def cursor(self, name: str) -> int: ...
+
+    @abstractmethod
+    def set_cursor(self, name: str, seq: int) -> None: ...
+
+
+class Store(ABC):
+    """A backend holding every tier and the receipt outbox, with atomic write transactions."""
+
+    commits: int
+
+    @abstractmethod
+    def bind_receipts(self, chain_id: str, key: bytes) -> None: ...
+
+    @abstractmethod
+    def meta(self, name: str) -> str | None: ...
+
+    @abstractmethod
+    def set_meta_if_absent(self, name: str, value: str) -> str: ...
+
+    @abstractmethod
+    def write(self, label: str) -> AbstractContextManager[Transaction]: ...
+
+    @abstractmethod
+    def read(self) -> AbstractContextManager[Transaction]: ...
+
+    @abstractmethod
+    def search(self, match: str, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]: ...
+
+    @abstractmethod
+    def matches(self, match: str, limit: int) -> list[Unit]: ...
+
+    @abstractmethod
+    def integrity(self) -> list[str]: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @property
+    @abstractmethod
+    def closed(self) -> bool: ...

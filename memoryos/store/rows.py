@@ -1,0 +1,71 @@
+"""Plain rows exchanged between the engine and a store backend."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A stored unit: an STM turn, an MTM page, or an LPM record (one version of it)."""
+
+    memory_id: str
+    version: int
+    tier: str
+    user_scope: str
+    assistant_scope: str
+    body: str
+    created_at: int
+    valid_from: int
+    last_seen: int
+    run_id: str
+    session: str | None = None
+    role: str | None = None
+    segment_id: str | None = None
+    list: str | None = None
+    key: str | None = None
+    kind: str | None = None
+    status: str = "active"
+    confidence: float | None = None
+    proof: str | None = None
+    source: str | None = None
+    source_ids: tuple[str, ...] = ()
+    derived_from: tuple[str, ...] = ()
+    content_hash: str | None = None
+    valid_until: int | None = None
+    reinforced: int = 0
+    rowid: int | None = field(default=None, compare=False)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.memory_id}@{self.version}"
+
+
+@dataclass(frozen=True)
+class Segment:
+    segment_id: str
+    user_scope: str
+    assistant_scope: str
+    keywords: dict[str, int]
+    summary: str
+    visits: int
+    interactions: int
+    last_visit_at: int
+    created_at: int
+    version: int
+
+
+@dataclass(frozen=True)
+class Intent:
+    run_id: str
+    boundary: str
+    subject_id: str
+    subject_version: int
+    owner: str
+    started_at: int
+
+
+@dataclass(frozen=True)
+class Hit:
+    unit: Unit
+    score: float

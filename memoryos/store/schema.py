@@ -1,0 +1,111 @@
+"""The schema as named migrations. Each is applied once, in order, inside one transaction."""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "0001_initial",
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+        CREATE TABLE units (
+            rowid INTEGER PRIMARY KEY,
+            memory_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            tier TEXT NOT NULL CHECK (tier IN ('stm', 'mtm', 'lpm')),
+            user_scope TEXT NOT NULL,
+            assistant_scope TEXT NOT NULL,
+            session TEXT,
+            role TEXT,
+            segment_id TEXT,
+            list TEXT,
+            key TEXT,
+            kind TEXT,
+            status TEXT NOT NULL DEFAULT 'active',
+            body TEXT NOT NULL,
+            confidence REAL,
+            proof TEXT,
+            source TEXT,
+            source_ids TEXT NOT NULL DEFAULT '[]',
+            derived_from TEXT NOT NULL DEFAULT '[]',
+            content_hash TEXT,
+            created_at INTEGER NOT NULL,
+            valid_from INTEGER NOT NULL,
+            valid_until INTEGER,
+            last_seen INTEGER NOT NULL,
+            reinforced INTEGER NOT NULL DEFAULT 0,
+            run_id TEXT NOT NULL,
+            UNIQUE (memory_id, version)
+        ) STRICT;
+        CREATE INDEX units_stm ON units (user_scope, assistant_scope, created_at) WHERE tier = 'stm';
+        CREATE INDEX units_key ON units (user_scope, assistant_scope, key, version) WHERE key IS NOT NULL;
+        CREATE INDEX units_segment ON units (segment_id) WHERE segment_id IS NOT NULL;
+        CREATE INDEX units_list ON units (user_scope, assistant_scope, list, content_hash)
+            WHERE list IS NOT NULL;
+        CREATE INDEX units_expiry ON units (valid_until)
+            WHERE valid_until IS NOT NULL AND status != 'superseded';
+        CREATE INDEX units_decay ON units (last_seen) WHERE kind IS NOT NULL;
+        CREATE TABLE unit_sources (
+            source_id TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            PRIMARY KEY (source_id, memory_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE VIRTUAL TABLE units_fts USING fts5 (
+            body, content = 'units', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER units_fts_insert AFTER INSERT ON units BEGIN
+            INSERT INTO units_fts (rowid, body) VALUES (new.rowid, new.body);
+        END;
+        CREATE TRIGGER units_fts_delete AFTER DELETE ON units BEGIN
+            INSERT INTO units_fts (units_fts, rowid, body) VALUES ('delete', old.rowid, old.body);
+        END;
+        CREATE TRIGGER units_fts_update AFTER UPDATE OF body ON units BEGIN
+            INSERT INTO units_fts (units_fts, rowid, body) VALUES ('delete', old.rowid, old.body);
+            INSERT INTO units_fts (rowid, body) VALUES (new.rowid, new.body);
+        END;
+        CREATE TABLE segments (
+            segment_id TEXT PRIMARY KEY,
+            user_scope TEXT NOT NULL,
+            assistant_scope TEXT NOT NULL,
+            keywords TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            visits INTEGER NOT NULL DEFAULT 0,
+            interactions INTEGER NOT NULL DEFAULT 0,
+            last_visit_at INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            version INTEGER NOT NULL DEFAULT 1
+        ) STRICT;
+        CREATE INDEX segments_scope ON segments (user_scope, assistant_scope);
+        CREATE TABLE intents (
+            run_id TEXT PRIMARY KEY,
+            boundary TEXT NOT NULL,
+            subject_id TEXT NOT NULL,
+            subject_version INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            started_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE tombstones (
+            memory_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            tier TEXT NOT NULL,
+            user_scope TEXT NOT NULL,
+            assistant_scope TEXT NOT NULL,
+            key_hash TEXT,
+            reason TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            PRIMARY KEY (memory_id, version)
+        ) STRICT;
+        CREATE TABLE receipt_outbox (
+            seq INTEGER PRIMARY KEY,
+            chain_id TEXT NOT NULL,
+            receipt_id TEXT NOT NULL UNIQUE,
+            run_id TEXT NOT NULL,
+            link TEXT NOT NULL,
+            body BLOB NOT NULL
+        ) STRICT;
+        CREATE INDEX receipt_outbox_run ON receipt_outbox (run_id);
+        CREATE TABLE export_cursors (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) STRICT;
+        """,
+    ),
+)

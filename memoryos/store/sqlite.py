@@ -1,0 +1,584 @@
+"""The SQLite backend: one file, WAL, BEGIN IMMEDIATE, explicit COMMIT/ROLLBACK, transactional outbox.
+
+Driver errors never leave this module: they become StoreError subclasses (DESIGN §3, STYLE 4).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import fields
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
+
+from memoryos.errors import MemoryOSError, StoreBusy, StoreClosed, StoreError, StoreVersionError
+from memoryos.failpoints import failpoint
+from memoryos.store.base import Store, Transaction
+from memoryos.store.rows import Hit, Intent, Segment, Unit
+from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
+from receipts import ChainHead, ReceiptError, seal
+
+_UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
+_JSON_COLUMNS = frozenset({"source_ids", "derived_from"})
+_SELECT_UNIT = "SELECT rowid, " + ", ".join(_UNIT_COLUMNS) + " FROM units"
+
+
+def _is_busy(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower()
+
+
+def _unit(row: Sequence[Any]) -> Unit:
+    values = dict(zip(_UNIT_COLUMNS, row[1:], strict=True))
+    for name in _JSON_COLUMNS:
+        values[name] = tuple(orjson.loads(values[name]))
+    return Unit(**values, rowid=row[0])
+
+
+def _lineage(unit: Unit) -> set[str]:
+    """Everything this unit was built from, by memory id: forgetting any of them reaches it."""
+    return set(unit.source_ids) | {ref.split("@", 1)[0] for ref in unit.derived_from}
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a migration into statements (executescript() would COMMIT our transaction)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            yield pending
+            pending = ""
+    if pending.strip():
+        raise StoreError("a migration ends in an incomplete statement")
+
+
+def _segment(row: Sequence[Any]) -> Segment:
+    sid, user, assistant, keywords, summary, visits, interactions, last_visit, created, version = row
+    return Segment(
+        sid,
+        user,
+        assistant,
+        orjson.loads(keywords),
+        summary,
+        visits,
+        interactions,
+        last_visit,
+        created,
+        version,
+    )
+
+
+class SQLiteTransaction(Transaction):
+    """Domain operations inside one write transaction. Receipts are sealed just before COMMIT."""
+
+    def __init__(self, conn: sqlite3.Connection, chain_id: str, key: bytes, clock: Callable[[], datetime]):
+        self._conn = conn
+        self._chain_id = chain_id
+        self._key = key
+        self._clock = clock
+        self._drafts: list[dict[str, Any]] = []
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = self._conn.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    # -- receipts -------------------------------------------------------------------------------
+    def emit(self, draft: Mapping[str, Any]) -> None:
+        self._drafts.append(dict(draft))
+
+    def flush_receipts(self) -> int:
+        """Seal pending drafts onto the chain head read inside this transaction, and insert them."""
+        if not self._drafts:
+            return 0
+        row = self._conn.execute("SELECT seq, link FROM receipt_outbox ORDER BY seq DESC LIMIT 1").fetchone()
+        head = ChainHead(self._chain_id) if row is None else ChainHead(self._chain_id, row[0], row[1])
+        at = self._clock()
+        rows = []
+        for draft in self._drafts:
+            sealed = seal(draft, head, self._key, at)
+            head = sealed.head
+            rows.append(
+                (
+                    head.seq,
+                    self._chain_id,
+                    sealed.receipt["receiptId"],
+                    sealed.receipt["runId"],
+                    head.link,
+                    sealed.line,
+                )
+            )
+        self._conn.executemany(
+            "INSERT INTO receipt_outbox (seq, chain_id, receipt_id, run_id, link, body)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        count = len(self._drafts)
+        self._drafts.clear()
+        return count
+
+    # -- units ----------------------------------------------------------------------------------
+    def insert_unit(self, unit: Unit) -> int:
+        values = [getattr(unit, c) for c in _UNIT_COLUMNS]
+        for i, name in enumerate(_UNIT_COLUMNS):
+            if name in _JSON_COLUMNS:
+                values[i] = orjson.dumps(list(values[i])).decode()
+        cursor = self._conn.execute(
+            f"INSERT INTO units ({', '.join(_UNIT_COLUMNS)}) VALUES ({', '.join('?' * len(_UNIT_COLUMNS))})",
+            values,
+        )
+        rowid = int(cursor.lastrowid or 0)
+        self._conn.executemany(
+            "INSERT OR IGNORE INTO unit_sources (source_id, memory_id) VALUES (?, ?)",
+            [(s, unit.memory_id) for s in _lineage(unit) if s != unit.memory_id],
+        )
+        return rowid
+
+    def delete_units(self, rowids: Sequence[int]) -> None:
+        self._conn.executemany("DELETE FROM units WHERE rowid = ?", [(r,) for r in rowids])
+
+    def _units(self, where: str, params: Sequence[Any] = ()) -> list[Unit]:
+        return [_unit(r) for r in self._conn.execute(f"{_SELECT_UNIT} WHERE {where}", params)]
+
+    def count_stm(self, user: str, assistant: str) -> int:
+        return int(
+            self._one(
+                "SELECT count(*) FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?",
+                (user, assistant),
+            )
+        )
+
+    def pages(self, segment_id: str) -> list[Unit]:
+        return self._units("segment_id = ? ORDER BY created_at, memory_id", (segment_id,))
+
+    def list_records(self, user: str, assistant: str, list_name: str) -> list[Unit]:
+        return self._units(
+            "user_scope = ? AND assistant_scope = ? AND list = ? AND tier = 'lpm'",
+            (user, assistant, list_name),
+        )
+
+    def list_record(self, user: str, assistant: str, list_name: str, digest: str) -> Unit | None:
+        found = self._units(
+            "user_scope = ? AND assistant_scope = ? AND list = ? AND content_hash = ?"
+            " AND status != 'superseded' LIMIT 1",
+            (user, assistant, list_name, digest),
+        )
+        return found[0] if found else None
+
+    def key_versions(self, user: str, assistant: str, key: str) -> list[Unit]:
+        return self._units(
+            "user_scope = ? AND assistant_scope = ? AND key = ? ORDER BY version", (user, assistant, key)
+        )
+
+    def id_versions(self, user: str, assistant: str, memory_id: str) -> list[Unit]:
+        return self._units(
+            "user_scope = ? AND assistant_scope = ? AND memory_id = ? ORDER BY version",
+            (user, assistant, memory_id),
+        )
+
+    def units_by_ids(self, memory_ids: Sequence[str]) -> list[Unit]:
+        found: list[Unit] = []
+        for memory_id in memory_ids:
+            found.extend(self._units("memory_id = ? ORDER BY version", (memory_id,)))
+        return found
+
+    def expired(self, now: int, limit: int) -> list[Unit]:
+        return self._units(
+            "valid_until IS NOT NULL AND valid_until <= ? AND status != 'superseded'"
+            " ORDER BY valid_until LIMIT ?",
+            (now, limit),
+        )
+
+    def decay_candidates(self, seen_before: int, limit: int) -> list[Unit]:
+        return self._units(
+            "kind IS NOT NULL AND last_seen <= ? AND status IN ('active', 'stale')"
+            " ORDER BY last_seen LIMIT ?",
+            (seen_before, limit),
+        )
+
+    def stm_turns(self, user: str, assistant: str) -> list[Unit]:
+        return self._units(
+            "tier = 'stm' AND user_scope = ? AND assistant_scope = ? ORDER BY created_at, memory_id",
+            (user, assistant),
+        )
+
+    def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool:
+        return (
+            self._one(
+                "SELECT 1 FROM tombstones WHERE user_scope = ? AND assistant_scope = ?"
+                " AND (memory_id = ? OR key_hash = ?) LIMIT 1",
+                (user, assistant, memory_id, key_hash),
+            )
+            is not None
+        )
+
+    def run_scope(self, run_id: str) -> list[bytes]:
+        return [
+            bytes(r[0])
+            for r in self._conn.execute(
+                "SELECT body FROM receipt_outbox WHERE run_id = ? ORDER BY seq", (run_id,)
+            )
+        ]
+
+    def stm_scopes_due(self, created_before: int) -> list[tuple[str, str]]:
+        rows = self._conn.execute(
+            "SELECT DISTINCT user_scope, assistant_scope FROM units WHERE tier = 'stm' AND created_at <= ?",
+            (created_before,),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def update_unit(self, rowid: int, **changes: Any) -> None:
+        assignments = ", ".join(f"{name} = ?" for name in changes)
+        self._conn.execute(f"UPDATE units SET {assignments} WHERE rowid = ?", (*changes.values(), rowid))
+
+    def dependents(self, source_ids: Sequence[str]) -> list[str]:
+        """Memory ids of units built from any of these sources."""
+        found: set[str] = set()
+        for source in source_ids:
+            found.update(
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT memory_id FROM unit_sources WHERE source_id = ?", (source,)
+                )
+            )
+        return sorted(found)
+
+    def drop_sources(self, memory_ids: Sequence[str]) -> None:
+        self._conn.executemany("DELETE FROM unit_sources WHERE memory_id = ?", [(m,) for m in memory_ids])
+
+    # -- segments -------------------------------------------------------------------------------
+    def segments(self, user: str, assistant: str) -> list[Segment]:
+        return [
+            _segment(r)
+            for r in self._conn.execute(
+                "SELECT * FROM segments WHERE user_scope = ? AND assistant_scope = ?", (user, assistant)
+            )
+        ]
+
+    def all_segments(self) -> list[Segment]:
+        return [_segment(r) for r in self._conn.execute("SELECT * FROM segments")]
+
+    def segment(self, segment_id: str) -> Segment | None:
+        row = self._conn.execute("SELECT * FROM segments WHERE segment_id = ?", (segment_id,)).fetchone()
+        return None if row is None else _segment(row)
+
+    def put_segment(self, segment: Segment) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                segment.segment_id,
+                segment.user_scope,
+                segment.assistant_scope,
+                orjson.dumps(segment.keywords, option=orjson.OPT_SORT_KEYS).decode(),
+                segment.summary,
+                segment.visits,
+                segment.interactions,
+                segment.last_visit_at,
+                segment.created_at,
+                segment.version,
+            ),
+        )
+
+    def delete_segment(self, segment_id: str) -> None:
+        self._conn.execute("DELETE FROM segments WHERE segment_id = ?", (segment_id,))
+
+    def visit_segments(self, segment_ids: Sequence[str], now: int) -> None:
+        self._conn.executemany(
+            "UPDATE segments SET visits = visits + 1, last_visit_at = ? WHERE segment_id = ?",
+            [(now, s) for s in segment_ids],
+        )
+
+    # -- intents, tombstones, meta --------------------------------------------------------------
+    def insert_intent(self, intent: Intent) -> None:
+        self._conn.execute(
+            "INSERT INTO intents VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                intent.run_id,
+                intent.boundary,
+                intent.subject_id,
+                intent.subject_version,
+                intent.owner,
+                intent.started_at,
+            ),
+        )
+
+    def delete_intent(self, run_id: str) -> None:
+        self._conn.execute("DELETE FROM intents WHERE run_id = ?", (run_id,))
+
+    def intents(self) -> list[Intent]:
+        return [Intent(*r) for r in self._conn.execute("SELECT * FROM intents ORDER BY started_at")]
+
+    def run_committed(self, run_id: str) -> bool:
+        return self._one("SELECT 1 FROM receipt_outbox WHERE run_id = ? LIMIT 1", (run_id,)) is not None
+
+    def tombstone(self, unit: Unit, key_hash: str | None, reason: str, at: int) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO tombstones VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                unit.memory_id,
+                unit.version,
+                unit.tier,
+                unit.user_scope,
+                unit.assistant_scope,
+                key_hash,
+                reason,
+                at,
+            ),
+        )
+
+    def meta_get(self, name: str) -> str | None:
+        value = self._one("SELECT value FROM meta WHERE key = ?", (name,))
+        return None if value is None else str(value)
+
+    def outbox_after(self, seq: int, limit: int) -> list[tuple[int, bytes]]:
+        rows = self._conn.execute(
+            "SELECT seq, body FROM receipt_outbox WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit)
+        )
+        return [(int(r[0]), bytes(r[1])) for r in rows]
+
+    def outbox_head(self) -> int:
+        return int(self._one("SELECT max(seq) FROM receipt_outbox") or 0)
+
+    def lineage_problems(self) -> list[str]:
+        """Invariants: a turn is in STM or in one page, pages have segments, segments have pages."""
+        checks = {
+            "turns both in STM and in an MTM page": (
+                "SELECT count(*) FROM units s JOIN unit_sources us ON us.source_id = s.memory_id"
+                " JOIN units p ON p.memory_id = us.memory_id AND p.tier = 'mtm' WHERE s.tier = 'stm'"
+            ),
+            "turns promoted into more than one page": (
+                "SELECT count(*) FROM (SELECT us.source_id FROM unit_sources us JOIN units p"
+                " ON p.memory_id = us.memory_id AND p.tier = 'mtm' GROUP BY us.source_id HAVING count(*) > 1)"
+            ),
+            "pages whose segment is missing": (
+                "SELECT count(*) FROM units p WHERE p.tier = 'mtm'"
+                " AND NOT EXISTS (SELECT 1 FROM segments g WHERE g.segment_id = p.segment_id)"
+            ),
+            "segments without pages": (
+                "SELECT count(*) FROM segments g"
+                " WHERE NOT EXISTS (SELECT 1 FROM units p WHERE p.segment_id = g.segment_id)"
+            ),
+        }
+        problems = []
+        for what, sql in checks.items():
+            count = int(self._one(sql))
+            if count:
+                problems.append(f"{count} {what}")
+        return problems
+
+    def occupancy(self) -> dict[str, int]:
+        counts = dict(self._conn.execute("SELECT tier, count(*) FROM units GROUP BY tier").fetchall())
+        counts["segments"] = int(self._one("SELECT count(*) FROM segments"))
+        counts["intents"] = int(self._one("SELECT count(*) FROM intents"))
+        return {k: int(v) for k, v in counts.items()}
+
+    def meta_setdefault(self, name: str, value: str) -> str:
+        self._conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (name, value))
+        return str(self._one("SELECT value FROM meta WHERE key = ?", (name,)))
+
+    def cursor(self, name: str) -> int:
+        return int(self._one("SELECT seq FROM export_cursors WHERE name = ?", (name,)) or 0)
+
+    def set_cursor(self, name: str, seq: int) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO export_cursors VALUES (?, ?)", (name, seq))
+
+
+class SQLiteStore(Store):
+    """One database file holding every tier and the receipt outbox."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        durability: str,
+        busy_timeout_ms: int,
+        clock: Callable[[], datetime],
+        sleep: Callable[[float], None] = time.sleep,
+        attempts: int = 5,
+    ) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._pid = os.getpid()
+        self._retrying = Retrying(
+            retry=retry_if_exception(_is_busy),
+            stop=stop_after_attempt(attempts),
+            wait=wait_exponential(multiplier=0.05, max=1.0),
+            sleep=sleep,
+            reraise=True,
+        )
+        self.commits = 0
+        self.chain_id = ""
+        self.key = b""
+        try:
+            self._conn: sqlite3.Connection | None = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
+            )
+            self._configure(durability, busy_timeout_ms)
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            self._close_quietly()
+            raise StoreVersionError(f"{self.path} is not a usable memoryos store ({exc})") from None
+
+    def _configure(self, durability: str, busy_timeout_ms: int) -> None:
+        conn = self._live()
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{self.path}: WAL journal mode is required, the file system gave {mode!r}")
+        conn.execute(f"PRAGMA synchronous = {'FULL' if durability == 'full' else 'NORMAL'}")
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        conn.execute("PRAGMA secure_delete = ON")  # erased content does not linger in free pages
+        conn.execute("PRAGMA foreign_keys = ON")
+
+    def _migrate(self) -> None:
+        conn = self._live()
+        self._begin(conn)
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)"
+            )
+            applied = {r[0] for r in conn.execute("SELECT name FROM migrations")}
+            if applied:
+                found = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+                if found is not None and int(found[0]) > SCHEMA_VERSION:
+                    raise StoreVersionError(
+                        f"{self.path} was written by a newer memoryos (schema {found[0]} > {SCHEMA_VERSION}):"
+                        " upgrade memoryos to open it"
+                    )
+            now = int(time.time())
+            for name, script in MIGRATIONS:
+                if name not in applied:
+                    for statement in _statements(script):
+                        conn.execute(statement)
+                    conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, now))
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _live(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreClosed("the store is closed: open it again with memoryos.open()")
+        if os.getpid() != self._pid:
+            raise StoreError("this store was opened before a fork(): open it again in the child process")
+        return self._conn
+
+    def _begin(self, conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> None:
+        try:
+            self._retrying(conn.execute, f"BEGIN {mode}")
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise StoreBusy("the store stayed locked by another writer: retry later") from None
+            raise
+
+    def bind_receipts(self, chain_id: str, key: bytes) -> None:
+        self.chain_id, self.key = chain_id, key
+
+    def meta(self, name: str) -> str | None:
+        with self.read() as tx:
+            return tx.meta_get(name)
+
+    def set_meta_if_absent(self, name: str, value: str) -> str:
+        with self.write("meta") as tx:
+            return tx.meta_setdefault(name, value)
+
+    @contextmanager
+    def write(self, label: str) -> Iterator[SQLiteTransaction]:
+        """One write transaction. `label` names the failpoints `<label>.before_commit` etc."""
+        with self._lock, self._translated():
+            conn = self._live()
+            self._begin(conn)
+            try:
+                tx = SQLiteTransaction(conn, self.chain_id, self.key, self._clock)
+                yield tx
+                tx.flush_receipts()
+                failpoint(label + ".before_commit")
+                conn.execute("COMMIT")
+                self.commits += 1
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def read(self) -> Iterator[SQLiteTransaction]:
+        """A consistent snapshot for reads (a deferred transaction); nothing it does is committed."""
+        with self._lock, self._translated():
+            conn = self._live()
+            conn.execute("BEGIN")
+            try:
+                yield SQLiteTransaction(conn, self.chain_id, self.key, self._clock)
+            finally:
+                conn.execute("ROLLBACK")
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        try:
+            yield
+        except MemoryOSError:
+            raise
+        except ReceiptError as exc:  # a bug of ours, not the caller's: still never a partial write
+            raise StoreError(f"a receipt was refused ({exc}); the change was rolled back") from None
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise StoreBusy("the store stayed locked by another writer: retry later") from None
+            raise StoreError(f"the database refused the operation ({exc}); nothing was written") from None
+        except sqlite3.Error as exc:
+            raise StoreError(
+                f"the database failed ({type(exc).__name__}: {exc}); nothing was written"
+            ) from None
+
+    def search(self, match: str, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]:
+        """Scope, validity and status are filtered inside the query, before ranking (DESIGN §6)."""
+        sql = (
+            f"SELECT u.rowid, {', '.join('u.' + c for c in _UNIT_COLUMNS)}, bm25(units_fts) AS score"
+            " FROM units_fts JOIN units u ON u.rowid = units_fts.rowid"
+            " WHERE units_fts MATCH ? AND u.user_scope = ? AND u.assistant_scope = ?"
+            " AND u.status IN ('active', 'stale') AND u.valid_from <= ?"
+            " AND (u.valid_until IS NULL OR u.valid_until > ?)"
+            " ORDER BY score, u.created_at DESC, u.rowid DESC LIMIT ?"
+        )
+        with self._lock, self._translated():
+            rows = self._live().execute(sql, (match, user, assistant, as_of, as_of, limit)).fetchall()
+        return [Hit(_unit(r[:-1]), -float(r[-1])) for r in rows]
+
+    def matches(self, match: str, limit: int) -> list[Unit]:
+        """Every unit the query matches, in any scope or state (for explain); never returned as hits."""
+        sql = (
+            f"SELECT u.rowid, {', '.join('u.' + c for c in _UNIT_COLUMNS)} FROM units_fts"
+            " JOIN units u ON u.rowid = units_fts.rowid WHERE units_fts MATCH ? LIMIT ?"
+        )
+        with self._lock, self._translated():
+            return [_unit(r) for r in self._live().execute(sql, (match, limit))]
+
+    def integrity(self) -> list[str]:
+        with self._lock, self._translated():
+            conn = self._live()
+            found = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
+            try:
+                conn.execute("INSERT INTO units_fts (units_fts, rank) VALUES ('integrity-check', 1)")
+            except sqlite3.DatabaseError as exc:
+                found.append(f"full-text index: {exc}")
+        return [] if found == ["ok"] else [f for f in found if f != "ok"]
+
+    def close(self) -> None:
+        with self._lock:
+            self._close_quietly()
+
+    def _close_quietly(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            finally:
+                self._conn = None
+
+    @property
+    def closed(self) -> bool:
+        return self._conn is None
