@@ -180,8 +180,11 @@ class Lifecycle:
         from memoryos.errors import NotFound
 
         with self.store.write("forget") as tx:
-            roots = tx.key_versions(scope.user, scope.assistant, target) or tx.id_versions(
-                scope.user, scope.assistant, target
+            # A promoted turn lives on as the page (and records) built from it.
+            roots = (
+                tx.key_versions(scope.user, scope.assistant, target)
+                or tx.id_versions(scope.user, scope.assistant, target)
+                or _in_scope(tx.units_by_ids(tx.dependents([target])), scope)
             )
             if not roots:
                 if tx.tombstoned(scope.user, scope.assistant, target, key_hash):
@@ -312,18 +315,18 @@ def _run_id() -> str:
 def _closure(tx: Transaction, roots: list[Unit], scope: ScopeKey) -> list[Unit]:
     """The roots and every unit built from them, transitively, within the same scope."""
     found = {(u.memory_id, u.version): u for u in roots}
-    frontier = sorted({u.memory_id for u in roots})
+    seen = {u.memory_id for u in roots}
+    frontier = sorted(seen)
     while frontier:
-        next_ids = [m for m in tx.dependents(frontier) if all(k[0] != m for k in found)]
-        units = [
-            u
-            for u in tx.units_by_ids(next_ids)
-            if u.user_scope == scope.user and u.assistant_scope == scope.assistant
-        ]
-        for unit in units:
-            found[(unit.memory_id, unit.version)] = unit
-        frontier = sorted({u.memory_id for u in units})
+        units = _in_scope(tx.units_by_ids([m for m in tx.dependents(frontier) if m not in seen]), scope)
+        found.update(((u.memory_id, u.version), u) for u in units)
+        frontier = sorted({u.memory_id for u in units} - seen)
+        seen.update(frontier)
     return list(found.values())
+
+
+def _in_scope(units: list[Unit], scope: ScopeKey) -> list[Unit]:
+    return [u for u in units if (u.user_scope, u.assistant_scope) == (scope.user, scope.assistant)]
 
 
 def _exclusion(unit: Unit, scope: ScopeKey, moment: int) -> str | None:
