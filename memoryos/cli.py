@@ -90,8 +90,15 @@ def cmd_recall(args: argparse.Namespace) -> Any:
 
 def cmd_put(args: argparse.Namespace) -> Any:
     with _open(args) as mem:
-        return mem.put(_scope(args), args.key, args.body, kind=args.kind, confidence=args.confidence,
-                       proof=args.proof, ttl=args.ttl)
+        return mem.put(
+            _scope(args),
+            args.key,
+            args.body,
+            kind=args.kind,
+            confidence=args.confidence,
+            proof=args.proof,
+            ttl=args.ttl,
+        )
 
 
 def cmd_get(args: argparse.Namespace) -> Any:
@@ -161,19 +168,24 @@ def _scoped(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memoryos", description="Tiered, receipted memory for AI agents.")
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", default=default_db_path(),
-                        help="store file (default: $MEMORYOS_DB, else ./memoryos.db)")
+    common.add_argument(
+        "--db", default=default_db_path(), help="store file (default: $MEMORYOS_DB, else ./memoryos.db)"
+    )
     common.add_argument("--table", action="store_true", help="print a table for people instead of JSON")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def add(name: str, func: Callable[[argparse.Namespace], Any], text: str, scoped: bool = False):
+    def add(
+        name: str, func: Callable[[argparse.Namespace], Any], text: str, scoped: bool = False
+    ) -> argparse.ArgumentParser:
         command = sub.add_parser(name, parents=[common], help=text, description=text)
         command.set_defaults(func=func)
         if scoped:
             _scoped(command)
         return command
 
-    demo = add("demo", cmd_demo, "Run a scripted multi-session agent conversation and show where everything went.")
+    demo = add(
+        "demo", cmd_demo, "Run a scripted multi-session agent conversation and show where everything went."
+    )
     demo.add_argument("--dir", default="memoryos-demo", help="folder for the demo store (recreated each run)")
     add("init", cmd_init, "Create a store (and its receipt key file) if it does not exist.")
     remember = add("remember", cmd_remember, "Store one conversation turn in short-term memory.", scoped=True)
@@ -184,7 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
     recall.add_argument("query", help="what to look for")
     recall.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
     recall.add_argument("--explain", action="store_true", help="also list what was excluded and why")
-    put = add("put", cmd_put, "Write a keyed record into the typed drawer (ADD / UPDATE / REINFORCE).", scoped=True)
+    put = add(
+        "put", cmd_put, "Write a keyed record into the typed drawer (ADD / UPDATE / REINFORCE).", scoped=True
+    )
     put.add_argument("key", help="the record's key, e.g. deploy:blyck")
     put.add_argument("body", help="the record's body")
     put.add_argument("--kind", default="fact", help="capability, decision, rule, procedure or fact")
@@ -195,7 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     get.add_argument("key", help="the record's key")
     history = add("history", cmd_history, "List every version of a key, oldest first.", scoped=True)
     history.add_argument("key", help="the record's key")
-    forget = add("forget", cmd_forget, "Erase a key or memory id and everything derived from it.", scoped=True)
+    forget = add(
+        "forget", cmd_forget, "Erase a key or memory id and everything derived from it.", scoped=True
+    )
     forget.add_argument("target", help="a key or a memory id")
     forget.add_argument("--reason", default="user request", help="a short code for the receipts")
     add("maintain", cmd_maintain, "Run due promotions, expiry and decay now.")
@@ -204,8 +220,12 @@ def build_parser() -> argparse.ArgumentParser:
     add("check", cmd_check, "Check integrity and invariants; exit 1 when anything is found.")
     receipts = sub.add_parser("receipts", help="Work with the receipt outbox.", description="Receipt outbox.")
     rsub = receipts.add_subparsers(dest="receipts_command", required=True, metavar="COMMAND")
-    export = rsub.add_parser("export", parents=[common], help="Append receipts not yet exported to a JSONL file.",
-                             description="Append receipts not yet exported to a JSONL file (at-least-once).")
+    export = rsub.add_parser(
+        "export",
+        parents=[common],
+        help="Append receipts not yet exported to a JSONL file.",
+        description="Append receipts not yet exported to a JSONL file (at-least-once).",
+    )
     export.add_argument("--jsonl", required=True, help="the JSONL file to append to")
     export.add_argument("--cursor", default="default", help="name of the durable export cursor")
     export.set_defaults(func=cmd_export)

@@ -46,8 +46,10 @@ def _say(text: str) -> None:
 
 def _tiers(mem: memoryos.Memory) -> str:
     tiers = mem.status()["tiers"]
-    return (f"STM {tiers['stm']} turns | MTM {tiers['mtm_pages']} pages in {tiers['mtm_segments']} segments"
-            f" | LPM {tiers['lpm']} records")
+    return (
+        f"STM {tiers['stm']} turns | MTM {tiers['mtm_pages']} pages in {tiers['mtm_segments']} segments"
+        f" | LPM {tiers['lpm']} records"
+    )
 
 
 def _converse(mem: memoryos.Memory, scope: memoryos.Scope, lines: tuple[str, ...]) -> None:
@@ -70,45 +72,61 @@ def run_demo(folder: str) -> None:
     alice = memoryos.Scope(user="alice@example.com", assistant="coder", session="s-1")
     bob = memoryos.Scope(user="bob@example.com", assistant="coder")
 
-    _say(f"memoryos {memoryos.__version__} demo — store {db}\n\nSession 1 (STM holds 7 turns; a full STM moves to MTM):")
+    _say(
+        f"memoryos {memoryos.__version__} demo — store {db}\n\n"
+        "Session 1 (STM holds 7 turns; a full STM moves to MTM):"
+    )
     with memoryos.open(db, clock=clock) as mem:
         _converse(mem, alice, SESSIONS[0])
-        mem.put(alice, "deploy:blyck", "make release (after migrating staging)", kind="procedure",
-                proof="ran make release on 2026-11-02, exit 0")
+        mem.put(
+            alice,
+            "deploy:blyck",
+            "make release (after migrating staging)",
+            kind="procedure",
+            proof="ran make release on 2026-11-02, exit 0",
+        )
         _say("  put      procedure deploy:blyck into the typed drawer (LPM)")
         try:
             mem.remember(alice, "my password is hunter2-Secret!")
         except memoryos.Rejected as exc:
-            _say(f"  remember a password -> refused by the no-store rule ({exc.reason}); only a receipt was kept")
+            _say(f"  remember a password -> refused by the no-store rule ({exc.reason}); only a receipt kept")
 
     clock.now += timedelta(days=1)
     _say("\nSession 2, a day later (the process restarted; maintain() promotes idle turns):")
     with memoryos.open(db, clock=clock) as mem:
         done = mem.maintain()
-        _say(f"  maintain -> {done.promoted_turns} idle turns promoted, {done.distilled_segments} hot segments "
-             f"distilled into {done.lpm_records} LPM records  [{_tiers(mem)}]")
+        _say(
+            f"  maintain -> {done.promoted_turns} idle turns promoted, {done.distilled_segments} hot segs "
+            f"distilled into {done.lpm_records} LPM records  [{_tiers(mem)}]"
+        )
         _converse(mem, alice, SESSIONS[1])
         recall = mem.recall(alice, "how do I release blyck?", k=3)
         _say("  recall 'how do I release blyck?' ->")
         for hit in recall.hits:
-            _say(f"    [{hit.tier}] {hit.text[:70]!r}\n           ref {hit.ref}, built from turns "
-                 f"{', '.join(s[:13] + '…' for s in hit.source_ids[:3])}")
+            _say(
+                f"    [{hit.tier}] {hit.text[:70]!r}\n           ref {hit.ref}, built from turns "
+                f"{', '.join(s[:13] + '…' for s in hit.source_ids[:3])}"
+            )
         mem.generated(alice, recall.run_id, depends_on=recall.refs)
         _say(f"  generated(depends_on={len(recall.refs)} refs) -> a generate receipt ties the answer to them")
         mem.recall(alice, "staging database migration", k=3)
         done = mem.maintain()
-        _say(f"  recalls heat the segments they hit; maintain -> {done.distilled_segments} hot segments distilled"
-             f" into {done.lpm_records} LPM records  [{_tiers(mem)}]")
+        _say(
+            f"  recalls heat the segments they hit; maintain -> {done.distilled_segments} hot segs distilled"
+            f" into {done.lpm_records} LPM records  [{_tiers(mem)}]"
+        )
         other = mem.recall(bob, "blyck release", k=3)
         _say(f"  recall by another user for 'blyck release' -> {len(other.hits)} hits (scopes never mix)")
         record = mem.get(alice, "deploy:blyck")
-        _say(f"  get deploy:blyck -> v{record.version if record else '?'} {record.body if record else None!r}")
+        _say(
+            f"  get deploy:blyck -> v{record.version if record else '?'} {record.body if record else None!r}"
+        )
         mem.correct(alice, "deploy:blyck", "make release (staging migration timeout 120 s)")
         _say(f"  correct deploy:blyck -> {len(mem.history(alice, 'deploy:blyck'))} versions kept in history")
 
         exported = mem.export_receipts(receipts_file)
         findings = mem.check()
         _say(f"\nReceipts: {exported} content-free receipts exported to {receipts_file}")
-        _say(f"  check() -> {'no findings' if not findings else findings}")
+        _say(f"  check() -> {findings or 'no findings'}")
         _say(f"  audit them:  memoryos-audit check {receipts_file}    (or --db {db})")
         _say(f"  inspect:     memoryos status --db {db} --table")

@@ -23,8 +23,9 @@ def tier_counts(mem: memoryos.Memory) -> dict[str, int]:
 
 
 class TestRemember:
-    def test_a_turn_is_in_stm_with_a_store_receipt_in_the_same_commit(self, mem: memoryos.Memory,
-                                                                      alice: memoryos.Scope, db: Path) -> None:
+    def test_a_turn_is_in_stm_with_a_store_receipt_in_the_same_commit(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, db: Path
+    ) -> None:
         stored = mem.remember(alice, "I deploy blyck with make release")
         assert tier_counts(mem)["stm"] == 1
         (receipt,) = outbox(db)
@@ -32,8 +33,9 @@ class TestRemember:
         assert receipt["toTier"] == "stm" and receipt["status"] == "committed"
         assert "waitUntilUtc" in receipt
 
-    def test_a_full_stm_is_promoted_whole_into_mtm_pages(self, mem: memoryos.Memory, alice: memoryos.Scope,
-                                                         db: Path) -> None:
+    def test_a_full_stm_is_promoted_whole_into_mtm_pages(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, db: Path
+    ) -> None:
         ids = [mem.remember(alice, f"turn number {i} about rust builds").memory_id for i in range(7)]
         assert tier_counts(mem)["stm"] == 0 and tier_counts(mem)["mtm_pages"] == 7
         promoted = [r for r in outbox(db) if r["boundary"] == "stm_to_mtm"]
@@ -41,7 +43,9 @@ class TestRemember:
         assert all(r["sourcePresent"] is False and r["status"] == "committed" for r in promoted)
         assert len({r["runId"] for r in promoted}) == 1
 
-    def test_a_promotion_is_exactly_one_commit(self, db: Path, clock: FakeClock, alice: memoryos.Scope) -> None:
+    def test_a_promotion_is_exactly_one_commit(
+        self, db: Path, clock: FakeClock, alice: memoryos.Scope
+    ) -> None:
         with memoryos.open(db, clock=clock, heat_threshold=1000) as mem:
             for i in range(6):
                 mem.remember(alice, f"turn {i} about deployments")
@@ -70,19 +74,26 @@ class TestHeatAndLpm:
     def test_a_hot_segment_is_distilled_into_lpm_with_lineage_and_its_heat_resets(
         self, mem: memoryos.Memory, alice: memoryos.Scope, db: Path
     ) -> None:
-        turns = [mem.remember(alice, f"I prefer rust for the blyck build tool, note {i}.").memory_id for i in range(7)]
+        turns = [
+            mem.remember(alice, f"I prefer rust for the blyck build tool, note {i}.").memory_id
+            for i in range(7)
+        ]
         # 7 pages + recency already exceed the threshold of 5, so the promotion distils at once
         assert tier_counts(mem)["lpm"] > 0
         distilled = [r for r in outbox(db) if r["boundary"] == "mtm_to_lpm"]
-        assert [r["status"] for r in distilled][0] == "started"
+        assert distilled[0]["status"] == "started"
         assert any(r["status"] == "committed" for r in distilled)
         hit = mem.recall(alice, "rust blyck build", k=20).hits
         lpm = [h for h in hit if h.tier == "lpm"]
         assert lpm and set(lpm[0].source_ids) <= set(turns)
         assert mem.status()["heat_top"][0]["heat"] < 5
 
-    def test_recall_visits_heat_a_segment(self, mem: memoryos.Memory, alice: memoryos.Scope, clock: FakeClock,
-                                          ) -> None:
+    def test_recall_visits_heat_a_segment(
+        self,
+        mem: memoryos.Memory,
+        alice: memoryos.Scope,
+        clock: FakeClock,
+    ) -> None:
         mem.remember(alice, "the staging database migration timed out")
         clock.advance(minutes=31)
         mem.maintain()
@@ -90,8 +101,9 @@ class TestHeatAndLpm:
         mem.recall(alice, "staging migration")
         assert mem.status()["heat_top"][0]["visits"] == before + 1
 
-    def test_mtm_capacity_evicts_the_coldest_segment_with_receipts(self, db: Path, clock: FakeClock,
-                                                                   alice: memoryos.Scope) -> None:
+    def test_mtm_capacity_evicts_the_coldest_segment_with_receipts(
+        self, db: Path, clock: FakeClock, alice: memoryos.Scope
+    ) -> None:
         with memoryos.open(db, clock=clock, stm_capacity=1, mtm_capacity=2, heat_threshold=1000) as mem:
             for topic in ("rust compiler", "garden tomatoes", "jazz piano", "tax forms"):
                 mem.remember(alice, f"{topic} {topic}")
@@ -101,13 +113,16 @@ class TestHeatAndLpm:
 
 
 class TestRecall:
-    def test_recall_never_returns_another_scopes_memory(self, mem: memoryos.Memory, alice: memoryos.Scope,
-                                                        bob: memoryos.Scope) -> None:
+    def test_recall_never_returns_another_scopes_memory(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, bob: memoryos.Scope
+    ) -> None:
         mem.remember(alice, "alice keeps her tomatoes in the greenhouse")
         assert mem.recall(bob, "tomatoes greenhouse").hits == []
         assert len(mem.recall(alice, "tomatoes greenhouse").hits) == 1
 
-    def test_a_query_matching_nothing_returns_nothing(self, mem: memoryos.Memory, alice: memoryos.Scope) -> None:
+    def test_a_query_matching_nothing_returns_nothing(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
         mem.remember(alice, "something about rust")
         assert mem.recall(alice, "zebra").hits == []
 
@@ -115,8 +130,9 @@ class TestRecall:
         mem.remember(alice, "NEAR the AND gate")
         assert len(mem.recall(alice, 'NEAR( "AND" OR * ^gate').hits) == 1
 
-    def test_validity_is_filtered_before_ranking(self, mem: memoryos.Memory, alice: memoryos.Scope,
-                                                 clock: FakeClock) -> None:
+    def test_validity_is_filtered_before_ranking(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, clock: FakeClock
+    ) -> None:
         for i in range(5):
             mem.remember(alice, f"expiring kiwi note {i}", ttl=60)
         mem.remember(alice, "a lasting kiwi note")
@@ -124,22 +140,26 @@ class TestRecall:
         hits = mem.recall(alice, "kiwi", k=1).hits
         assert [h.text for h in hits] == ["a lasting kiwi note"]
 
-    def test_hits_carry_refs_and_the_turns_they_came_from(self, mem: memoryos.Memory,
-                                                          alice: memoryos.Scope) -> None:
+    def test_hits_carry_refs_and_the_turns_they_came_from(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
         stored = mem.remember(alice, "the cat is called Miso")
         (hit,) = mem.recall(alice, "cat Miso").hits
         assert hit.ref == f"{hit.memory_id}@{hit.version}" == stored.ref
         assert hit.source_ids == (stored.memory_id,)
 
-    def test_generated_records_the_refs_in_a_generate_receipt(self, mem: memoryos.Memory, alice: memoryos.Scope,
-                                                              db: Path) -> None:
+    def test_generated_records_the_refs_in_a_generate_receipt(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, db: Path
+    ) -> None:
         mem.remember(alice, "the cat is called Miso")
         result = mem.recall(alice, "cat")
         mem.generated(alice, result.run_id, depends_on=result.refs, outcome="test:passed")
         generate = [r for r in outbox(db) if r["boundary"] == "generate"]
         assert generate[0]["dependsOnVersion"] == result.refs and generate[0]["runId"] == result.run_id
 
-    def test_generated_for_an_unknown_run_is_not_found(self, mem: memoryos.Memory, alice: memoryos.Scope) -> None:
+    def test_generated_for_an_unknown_run_is_not_found(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
         with pytest.raises(memoryos.NotFound):
             mem.generated(alice, receipts.uuid7(), depends_on=[])
 
@@ -155,8 +175,9 @@ class TestDrawer:
         assert record is not None and record.body == "make ship" and record.version == 2
         assert [r.status for r in mem.history(alice, "deploy:blyck")] == ["superseded", "active"]
 
-    def test_get_as_of_answers_what_was_valid_then(self, mem: memoryos.Memory, alice: memoryos.Scope,
-                                                   clock: FakeClock) -> None:
+    def test_get_as_of_answers_what_was_valid_then(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, clock: FakeClock
+    ) -> None:
         mem.put(alice, "db:host", "db-1")
         before = clock.advance(hours=1)
         clock.advance(hours=1)
@@ -166,19 +187,24 @@ class TestDrawer:
         assert old is not None and old.body == "db-1"
         assert new is not None and new.body == "db-2"
 
-    def test_correcting_an_unknown_key_is_not_found(self, mem: memoryos.Memory, alice: memoryos.Scope) -> None:
+    def test_correcting_an_unknown_key_is_not_found(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
         with pytest.raises(memoryos.NotFound):
             mem.correct(alice, "nope", "body")
 
-    def test_a_superseded_version_is_never_recalled(self, mem: memoryos.Memory, alice: memoryos.Scope) -> None:
+    def test_a_superseded_version_is_never_recalled(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
         mem.put(alice, "editor", "vim is the editor")
         mem.correct(alice, "editor", "helix is the editor")
         assert [h.text for h in mem.recall(alice, "editor", k=10).hits] == ["helix is the editor"]
 
 
 class TestForget:
-    def test_forget_erases_a_key_and_is_idempotent(self, mem: memoryos.Memory, alice: memoryos.Scope,
-                                                   db: Path) -> None:
+    def test_forget_erases_a_key_and_is_idempotent(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, db: Path
+    ) -> None:
         mem.put(alice, "door:code", "the garage code is written on the fridge")
         mem.correct(alice, "door:code", "the garage code moved to the drawer")
         assert mem.forget(alice, "door:code") == 2
@@ -186,8 +212,9 @@ class TestForget:
         assert mem.get(alice, "door:code") is None and mem.history(alice, "door:code") == []
         assert [r["reason"] for r in outbox(db) if r["boundary"] == "forget"] == ["user_request"] * 2
 
-    def test_forgetting_a_turn_removes_what_was_built_from_it(self, mem: memoryos.Memory,
-                                                              alice: memoryos.Scope) -> None:
+    def test_forgetting_a_turn_removes_what_was_built_from_it(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
         stored = [mem.remember(alice, f"I prefer rust for blyck, note {i}.") for i in range(7)]
         assert tier_counts(mem)["lpm"] > 0
         mem.forget(alice, stored[0].memory_id)
@@ -195,21 +222,25 @@ class TestForget:
             assert stored[0].memory_id not in hit.source_ids
         assert mem.check() == []
 
-    def test_forgetting_in_one_scope_leaves_another_alone(self, mem: memoryos.Memory, alice: memoryos.Scope,
-                                                          bob: memoryos.Scope) -> None:
+    def test_forgetting_in_one_scope_leaves_another_alone(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, bob: memoryos.Scope
+    ) -> None:
         mem.put(alice, "k", "alice value")
         mem.put(bob, "k", "bob value")
         mem.forget(alice, "k")
         assert (record := mem.get(bob, "k")) is not None and record.body == "bob value"
 
-    def test_forgetting_an_unknown_key_is_not_found(self, mem: memoryos.Memory, alice: memoryos.Scope) -> None:
+    def test_forgetting_an_unknown_key_is_not_found(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
         with pytest.raises(memoryos.NotFound):
             mem.forget(alice, "never-stored")
 
 
 class TestStore:
-    def test_reopening_keeps_everything_and_check_is_clean(self, db: Path, clock: FakeClock,
-                                                           alice: memoryos.Scope) -> None:
+    def test_reopening_keeps_everything_and_check_is_clean(
+        self, db: Path, clock: FakeClock, alice: memoryos.Scope
+    ) -> None:
         with memoryos.open(db, clock=clock) as mem:
             for i in range(10):
                 mem.remember(alice, f"note {i} about the build")
@@ -223,7 +254,10 @@ class TestStore:
         conn.close()
 
     def test_durability_mode_is_part_of_the_source_version(self, tmp_path: Path) -> None:
-        with memoryos.open(tmp_path / "a.db") as full, memoryos.open(tmp_path / "b.db", durability="normal") as fast:
+        with (
+            memoryos.open(tmp_path / "a.db") as full,
+            memoryos.open(tmp_path / "b.db", durability="normal") as fast,
+        ):
             assert full.source_version != fast.source_version
 
     def test_a_store_from_a_newer_version_is_refused(self, db: Path) -> None:
@@ -247,8 +281,9 @@ class TestStore:
         with pytest.raises(memoryos.StoreError, match="receipt key"):
             memoryos.open(db)
 
-    def test_an_interrupted_distillation_is_rolled_back_on_open(self, db: Path, clock: FakeClock,
-                                                                alice: memoryos.Scope) -> None:
+    def test_an_interrupted_distillation_is_rolled_back_on_open(
+        self, db: Path, clock: FakeClock, alice: memoryos.Scope
+    ) -> None:
         import memoryos.failpoints as fp
 
         fp.arm("mtm_to_lpm.after_intent=raise")
@@ -267,8 +302,9 @@ class TestStore:
             assert mem.maintain().distilled_segments == 1  # retried afresh under a new run
             assert mem.check() == []
 
-    def test_receipts_export_is_at_least_once_with_a_durable_cursor(self, mem: memoryos.Memory,
-                                                                    alice: memoryos.Scope, tmp_path: Path) -> None:
+    def test_receipts_export_is_at_least_once_with_a_durable_cursor(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, tmp_path: Path
+    ) -> None:
         out = tmp_path / "r.jsonl"
         mem.remember(alice, "one")
         assert mem.export_receipts(out) == 1
@@ -279,8 +315,9 @@ class TestStore:
         assert [r["seq"] for r in lines] == [1, 2]
         assert mem.status()["outbox"]["lag"] == 0
 
-    def test_time_to_live_expires_content_on_maintain(self, mem: memoryos.Memory, alice: memoryos.Scope,
-                                                      clock: FakeClock, db: Path) -> None:
+    def test_time_to_live_expires_content_on_maintain(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, clock: FakeClock, db: Path
+    ) -> None:
         mem.put(alice, "temp", "short lived", ttl=timedelta(minutes=5))
         clock.advance(minutes=6)
         assert mem.get(alice, "temp") is None

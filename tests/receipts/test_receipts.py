@@ -65,8 +65,9 @@ class TestSeal:
         (receipt,) = chain_of(1)
         canonical = receipts.canonical_bytes(receipt)
         assert b'"mac"' not in canonical
-        assert canonical == orjson.dumps({k: v for k, v in receipt.items() if k != "mac"},
-                                         option=orjson.OPT_SORT_KEYS)
+        assert canonical == orjson.dumps(
+            {k: v for k, v in receipt.items() if k != "mac"}, option=orjson.OPT_SORT_KEYS
+        )
 
     def test_fields_set_to_none_are_omitted_never_null(self) -> None:
         sealed = seal(draft(reason=None, derivedFrom=None), ChainHead("c"), KEY, AT)
@@ -100,7 +101,11 @@ class TestSeal:
         with pytest.raises(ReceiptError):
             seal(draft(derivedFrom=refs), ChainHead("c"), KEY, AT)
 
-    @given(st.dictionaries(st.text(max_size=20), st.from_type(object).filter(lambda v: v is not None), max_size=8))
+    @given(
+        st.dictionaries(
+            st.text(max_size=20), st.from_type(object).filter(lambda v: v is not None), max_size=8
+        )
+    )
     def test_problems_never_raises_on_arbitrary_objects(self, junk: dict[str, Any]) -> None:
         assert isinstance(receipts.problems(junk), list)
 
@@ -120,8 +125,13 @@ class TestJsonl:
         path = tmp_path / "junk.jsonl"
         path.write_bytes(b'{"a": 1}\nnot json\n[1, 2]\n\n\xff\xfe\x00garbage\n{"trunc')
         lines = list(receipts.read_jsonl(path))
-        assert [line.error for line in lines] == [None, "not valid JSON", "not a JSON object", "not valid JSON",
-                                                  "not valid JSON"]
+        assert [line.error for line in lines] == [
+            None,
+            "not valid JSON",
+            "not a JSON object",
+            "not valid JSON",
+            "not valid JSON",
+        ]
 
     def test_a_truncated_gzip_stream_is_reported_not_raised(self, tmp_path: Path) -> None:
         path = tmp_path / "cut.jsonl.gz"
@@ -135,12 +145,16 @@ class TestOutbox:
     def test_reads_in_seq_order_read_only(self, tmp_path: Path) -> None:
         db = tmp_path / "store.db"
         conn = sqlite3.connect(db)
-        conn.execute("CREATE TABLE receipt_outbox (seq INTEGER PRIMARY KEY, chain_id TEXT, receipt_id TEXT,"
-                     " run_id TEXT, link TEXT, body BLOB)")
+        conn.execute(
+            "CREATE TABLE receipt_outbox (seq INTEGER PRIMARY KEY, chain_id TEXT, receipt_id TEXT,"
+            " run_id TEXT, link TEXT, body BLOB)"
+        )
         chained = chain_of(3)
         for r in reversed(chained):
-            conn.execute("INSERT INTO receipt_outbox VALUES (?, ?, ?, ?, ?, ?)",
-                         (r["seq"], r["chainId"], r["receiptId"], r["runId"], "", receipts.render(r)))
+            conn.execute(
+                "INSERT INTO receipt_outbox VALUES (?, ?, ?, ?, ?, ?)",
+                (r["seq"], r["chainId"], r["receiptId"], r["runId"], "", receipts.render(r)),
+            )
         conn.commit()
         conn.close()
         before = db.stat().st_mtime_ns
