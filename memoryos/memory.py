@@ -392,7 +392,7 @@ class Memory:
         match = fts_query(query)
         found = [] if match is None else self.store.search(match, sk.user, sk.assistant, moment, k)
         run_id = uuid7()
-        with self.store.write("retrieve") as tx:
+        with self.store.write("retrieve", durable=False) as tx:
             tx.visit_segments(sorted({h.unit.segment_id for h in found if h.unit.segment_id}), now)
             for hit in found:
                 tx.emit(self.drafts.about(run_id, "retrieve", hit.unit, fromTier=hit.unit.tier))

@@ -57,7 +57,7 @@ def parse_utc(text: str) -> datetime:
     """Inverse of format_utc; raises ValueError on anything else."""
     if not _TIME_RE.match(text):
         raise ValueError("not an RFC 3339 UTC time with microseconds")
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    return datetime.fromisoformat(text)
 
 
 def _matches(pattern: re.Pattern[str]) -> Callable[[object], bool]:
@@ -78,7 +78,7 @@ def _is_time(v: object) -> bool:
     if not isinstance(v, str) or not _TIME_RE.match(v):
         return False
     try:
-        parse_utc(v)
+        datetime.fromisoformat(v)  # the regex fixed the shape; this rejects day 31 of April and the like
     except ValueError:
         return False
     return True

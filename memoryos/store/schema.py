@@ -36,6 +36,8 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             last_seen INTEGER NOT NULL,
             reinforced INTEGER NOT NULL DEFAULT 0,
             run_id TEXT NOT NULL,
+            scope_token TEXT GENERATED ALWAYS AS
+                ('s' || substr(user_scope, 1, 16) || substr(assistant_scope, 1, 16)) VIRTUAL,
             UNIQUE (memory_id, version)
         ) STRICT;
         CREATE INDEX units_stm ON units (user_scope, assistant_scope, created_at) WHERE tier = 'stm';
@@ -51,18 +53,22 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             memory_id TEXT NOT NULL,
             PRIMARY KEY (source_id, memory_id)
         ) STRICT, WITHOUT ROWID;
+        -- The scope is a token column of the index, so a query scores only its own scope's units.
         CREATE VIRTUAL TABLE units_fts USING fts5 (
-            body, content = 'units', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+            body, scope_token, content = 'units', content_rowid = 'rowid',
+            tokenize = 'unicode61 remove_diacritics 2'
         );
         CREATE TRIGGER units_fts_insert AFTER INSERT ON units BEGIN
-            INSERT INTO units_fts (rowid, body) VALUES (new.rowid, new.body);
+            INSERT INTO units_fts (rowid, body, scope_token) VALUES (new.rowid, new.body, new.scope_token);
         END;
         CREATE TRIGGER units_fts_delete AFTER DELETE ON units BEGIN
-            INSERT INTO units_fts (units_fts, rowid, body) VALUES ('delete', old.rowid, old.body);
+            INSERT INTO units_fts (units_fts, rowid, body, scope_token)
+                VALUES ('delete', old.rowid, old.body, old.scope_token);
         END;
         CREATE TRIGGER units_fts_update AFTER UPDATE OF body ON units BEGIN
-            INSERT INTO units_fts (units_fts, rowid, body) VALUES ('delete', old.rowid, old.body);
-            INSERT INTO units_fts (rowid, body) VALUES (new.rowid, new.body);
+            INSERT INTO units_fts (units_fts, rowid, body, scope_token)
+                VALUES ('delete', old.rowid, old.body, old.scope_token);
+            INSERT INTO units_fts (rowid, body, scope_token) VALUES (new.rowid, new.body, new.scope_token);
         END;
         CREATE TABLE segments (
             segment_id TEXT PRIMARY KEY,

@@ -31,6 +31,11 @@ _JSON_COLUMNS = frozenset({"source_ids", "derived_from"})
 _SELECT_UNIT = "SELECT rowid, " + ", ".join(_UNIT_COLUMNS) + " FROM units"
 
 
+def scope_token(user: str, assistant: str) -> str:
+    """The index token of a scope; must agree with the generated column units.scope_token."""
+    return f"s{user[:16]}{assistant[:16]}"
+
+
 def _is_busy(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower()
 
@@ -414,6 +419,7 @@ class SQLiteStore(Store):
             reraise=True,
         )
         self.commits = 0
+        self._durability = durability
         self.chain_id = ""
         self.key = b""
         try:
@@ -490,22 +496,36 @@ class SQLiteStore(Store):
             return tx.meta_setdefault(name, value)
 
     @contextmanager
-    def write(self, label: str) -> Iterator[SQLiteTransaction]:
-        """One write transaction. `label` names the failpoints `<label>.before_commit` etc."""
+    def write(self, label: str, *, durable: bool = True) -> Iterator[SQLiteTransaction]:
+        """One write transaction; `label` names its failpoint `<label>.before_commit`.
+
+        `durable=False` commits without waiting for the disk (synchronous=NORMAL): the change survives
+        a crash of the process, and may be lost with the latest few on power loss. Only bookkeeping
+        that describes reads (retrieve receipts, visit counts) uses it.
+        """
         with self._lock, self._translated():
             conn = self._live()
-            self._begin(conn)
+            if not durable and self._durability == "full":
+                conn.execute("PRAGMA synchronous = NORMAL")
             try:
-                tx = SQLiteTransaction(conn, self.chain_id, self.key, self._clock)
-                yield tx
-                tx.flush_receipts()
-                failpoint(label + ".before_commit")
-                conn.execute("COMMIT")
-                self.commits += 1
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                yield from self._transaction(conn, label)
+            finally:
+                if not durable and self._durability == "full":
+                    conn.execute("PRAGMA synchronous = FULL")
+
+    def _transaction(self, conn: sqlite3.Connection, label: str) -> Iterator[SQLiteTransaction]:
+        self._begin(conn)
+        try:
+            tx = SQLiteTransaction(conn, self.chain_id, self.key, self._clock)
+            yield tx
+            tx.flush_receipts()
+            failpoint(label + ".before_commit")
+            conn.execute("COMMIT")
+            self.commits += 1
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
 
     @contextmanager
     def read(self) -> Iterator[SQLiteTransaction]:
@@ -536,18 +556,41 @@ class SQLiteStore(Store):
             ) from None
 
     def search(self, match: str, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]:
-        """Scope, validity and status are filtered inside the query, before ranking (DESIGN §6)."""
-        sql = (
-            f"SELECT u.rowid, {', '.join('u.' + c for c in _UNIT_COLUMNS)}, bm25(units_fts) AS score"
-            " FROM units_fts JOIN units u ON u.rowid = units_fts.rowid"
-            " WHERE units_fts MATCH ? AND u.user_scope = ? AND u.assistant_scope = ?"
-            " AND u.status IN ('active', 'stale') AND u.valid_from <= ?"
-            " AND (u.valid_until IS NULL OR u.valid_until > ?)"
-            " ORDER BY score, u.created_at DESC, u.rowid DESC LIMIT ?"
-        )
+        """The exact top-`limit` of this scope's units valid at `as_of` (DESIGN §6).
+
+        Scope is part of the full-text match, so only this scope's units are scored. Candidates come
+        in one total order (bm25, then the more recently stored) and are filtered on validity and
+        status in that order until `limit` survive: the same result as filtering every match first
+        and ranking afterwards, without a table lookup per match.
+        """
+        fts = f'scope_token : "{scope_token(user, assistant)}" AND body : ({match})'
+        wanted = max(2 * limit, 16)
         with self._lock, self._translated():
-            rows = self._live().execute(sql, (match, user, assistant, as_of, as_of, limit)).fetchall()
-        return [Hit(_unit(r[:-1]), -float(r[-1])) for r in rows]
+            conn = self._live()
+            while True:
+                ranked = conn.execute(
+                    "SELECT rowid, bm25(units_fts, 1.0, 0.0) AS score FROM units_fts WHERE units_fts MATCH ?"
+                    " ORDER BY score, rowid DESC LIMIT ?",
+                    (fts, wanted),
+                ).fetchall()
+                valid = self._valid_hits(conn, ranked, as_of)
+                if len(valid) >= limit or len(ranked) < wanted:
+                    return valid[:limit]
+                wanted *= 4
+
+    @staticmethod
+    def _valid_hits(conn: sqlite3.Connection, ranked: list[tuple[int, float]], as_of: int) -> list[Hit]:
+        if not ranked:
+            return []
+        rowids = [r[0] for r in ranked]
+        rows = conn.execute(
+            f"{_SELECT_UNIT} WHERE rowid IN ({', '.join('?' * len(rowids))})"
+            " AND status IN ('active', 'stale')"
+            " AND valid_from <= ? AND (valid_until IS NULL OR valid_until > ?)",
+            (*rowids, as_of, as_of),
+        )
+        units = {row[0]: _unit(row) for row in rows}
+        return [Hit(units[rowid], -score) for rowid, score in ranked if rowid in units]
 
     def matches(self, match: str, limit: int) -> list[Unit]:
         """Every unit the query matches, in any scope or state (for explain); never returned as hits."""
@@ -556,7 +599,7 @@ class SQLiteStore(Store):
             " JOIN units u ON u.rowid = units_fts.rowid WHERE units_fts MATCH ? LIMIT ?"
         )
         with self._lock, self._translated():
-            return [_unit(r) for r in self._live().execute(sql, (match, limit))]
+            return [_unit(r) for r in self._live().execute(sql, (f"body : ({match})", limit))]
 
     def integrity(self) -> list[str]:
         with self._lock, self._translated():

@@ -1,0 +1,326 @@
+"""Core benchmark (issue 2): remember(), full-STM promotion and recall() against raw SQLite baselines.
+
+Every figure is a ratio to a raw baseline measured in the same process and run, on the same file,
+schema and durability mode; medians over --runs repetitions. Stores are pre-filled through the
+store's own transaction API in large batches (the same rows and receipts remember() and promotion
+would write), so that 1M stored turns take a minute rather than hours.
+
+    python bench/bench_core.py                       # 10k / 100k / 1M, 5 runs (about 10 minutes)
+    python bench/bench_core.py --sizes 2000,5000 --runs 2 --samples 200   # a quick smoke run
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+import memoryos
+from memoryos.store.rows import Unit
+from receipts import uuid7
+
+WORDS = [f"w{i}" for i in range(5000)]
+TOPICS = ["deploy", "rust", "garden", "invoice", "piano", "kubernetes", "recipe", "travel", "tax", "football"]
+
+
+def sentence(rng: random.Random) -> str:
+    words = rng.choices(WORDS, weights=[1 / (i + 1) for i in range(len(WORDS))], k=12)
+    return f"{rng.choice(TOPICS)} {' '.join(words)} {rng.choice(TOPICS)}"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 6, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(microseconds=50)
+        return self.now
+
+
+def fill(mem: memoryos.Memory, count: int, scopes: list[memoryos.Scope], rng: random.Random) -> None:
+    """Pages in MTM with their promotion receipts, spread over the given scopes, 5,000 per commit."""
+    keys = [mem._scopes(s) for s in scopes]
+    now = int(mem._clock().timestamp() * 1e6)
+    done = 0
+    while done < count:
+        batch = min(5000, count - done)
+        run_id = uuid7()
+        with mem.store.write("fill") as tx:
+            for _ in range(batch):
+                key = keys[done % len(keys)]
+                turn = uuid7()
+                page = Unit(
+                    memory_id=uuid7(),
+                    version=1,
+                    tier="mtm",
+                    user_scope=key.user,
+                    assistant_scope=key.assistant,
+                    body=sentence(rng),
+                    created_at=now,
+                    valid_from=now,
+                    last_seen=now,
+                    run_id=run_id,
+                    role="user",
+                    segment_id="fill",
+                    source_ids=(turn,),
+                    derived_from=(f"{turn}@1",),
+                )
+                tx.insert_unit(page)
+                tx.emit(
+                    mem.drafts.about(
+                        run_id,
+                        "stm_to_mtm",
+                        page,
+                        fromTier="stm",
+                        toTier="mtm",
+                        derivedFrom=[f"{turn}@1"],
+                        sourcePresent=False,
+                    )
+                )
+                done += 1
+
+
+def raw_connection(db: Path, durability: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute(f"PRAGMA synchronous = {'FULL' if durability == 'full' else 'NORMAL'}")
+    conn.execute("PRAGMA busy_timeout = 5000")
+    return conn
+
+
+def raw_insert(conn: sqlite3.Connection, rng: random.Random) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute(
+        "INSERT INTO units (memory_id, version, tier, user_scope, assistant_scope, body, created_at,"
+        " valid_from, last_seen, run_id) VALUES (?, 1, 'stm', 'raw', 'raw', ?, 0, 0, 0, ?)",
+        (uuid7(), sentence(rng), uuid7()),
+    )
+    conn.execute("COMMIT")
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure_remember(
+    mem: memoryos.Memory, raw: sqlite3.Connection, samples: int, rng: random.Random
+) -> tuple[float, float]:
+    """Interleaved so that machine noise hits both sides alike; p50 of each."""
+    scope = memoryos.Scope(user="bench-user", assistant="bench")
+    ours, base = [], []
+    for _ in range(samples):
+        text = sentence(rng)
+        ours.append(timed(lambda t=text: mem.remember(scope, t)))  # type: ignore[misc]
+        base.append(timed(lambda: raw_insert(raw, rng)))
+    raw.execute("DELETE FROM units WHERE user_scope = 'raw'")
+    return statistics.median(ours), statistics.median(base)
+
+
+def measure_promotion(
+    mem: memoryos.Memory, raw: sqlite3.Connection, samples: int, rng: random.Random
+) -> tuple[float, float, int]:
+    """A full STM (7 turns) moved by the library vs a raw transaction moving the same rows + receipts."""
+    scope = memoryos.Scope(user="promo-user", assistant="bench")
+    key = mem._scopes(scope)
+    capacity = mem.config.stm_capacity
+    ours, base, commits = [], [], []
+    for _ in range(samples):
+        with mem.store.write("fill") as tx:  # put 7 turns into STM without triggering promotion
+            for _ in range(capacity):
+                now = int(mem._clock().timestamp() * 1e6)
+                tx.insert_unit(
+                    Unit(
+                        memory_id=uuid7(),
+                        version=1,
+                        tier="stm",
+                        user_scope=key.user,
+                        assistant_scope=key.assistant,
+                        body=sentence(rng),
+                        created_at=now,
+                        valid_from=now,
+                        last_seen=now,
+                        run_id=uuid7(),
+                        role="user",
+                    )
+                )
+        with mem.store.read() as tx:
+            turns = tx.stm_turns(key.user, key.assistant)
+        before = mem.store.commits
+        ours.append(timed(lambda t=turns: mem.promoter.promote_turns(t, int(time.time() * 1e6))))  # type: ignore[misc]
+        commits.append(mem.store.commits - before)
+        base.append(timed(lambda: raw_move(raw, capacity, rng)))
+    return statistics.median(ours), statistics.median(base), max(commits)
+
+
+def raw_move(conn: sqlite3.Connection, count: int, rng: random.Random) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    rows = [(uuid7(), sentence(rng), uuid7()) for _ in range(count)]
+    conn.executemany(
+        "INSERT INTO units (memory_id, version, tier, user_scope, assistant_scope, body, created_at,"
+        " valid_from, last_seen, run_id) VALUES (?, 1, 'stm', 'raw', 'raw', ?, 0, 0, 0, ?)",
+        rows,
+    )
+    conn.execute("COMMIT")
+    body = orjson.dumps({"boundary": "stm_to_mtm", "pad": "x" * 400})
+    start = conn.execute("SELECT coalesce(max(seq), 0) FROM raw_receipts").fetchone()[0]
+    conn.execute("BEGIN IMMEDIATE")
+    conn.executemany(
+        "INSERT INTO units (memory_id, version, tier, user_scope, assistant_scope, body, created_at,"
+        " valid_from, last_seen, run_id) VALUES (?, 1, 'mtm', 'raw', 'raw', ?, 0, 0, 0, ?)",
+        [(uuid7(), text, run) for _, text, run in rows],
+    )
+    conn.executemany("DELETE FROM units WHERE memory_id = ?", [(m,) for m, _, _ in rows])
+    conn.executemany("INSERT INTO raw_receipts VALUES (?, ?)", [(start + i + 1, body) for i in range(count)])
+    conn.execute("COMMIT")
+
+
+def measure_recall(mem: memoryos.Memory, db: Path, samples: int, rng: random.Random) -> tuple[float, float]:
+    scope = memoryos.Scope(user="recall-user", assistant="bench")
+    conn = raw_connection(db, mem.config.durability)
+    ours, base = [], []
+    for _ in range(samples):
+        query = f"{rng.choice(TOPICS)} {rng.choice(WORDS[:300])}"
+        match = " OR ".join(f'"{w}"' for w in query.split())
+        ours.append(timed(lambda q=query: mem.recall(scope, q, k=10)))  # type: ignore[misc]
+        base.append(
+            timed(
+                lambda m=match: conn.execute(  # type: ignore[misc]
+                    "SELECT rowid, bm25(units_fts) FROM units_fts WHERE units_fts MATCH ?"
+                    " ORDER BY bm25(units_fts)"
+                    " LIMIT 10",
+                    (m,),
+                ).fetchall()
+            )
+        )
+    conn.close()
+    return percentile(ours, 0.95), percentile(base, 0.95)
+
+
+def open_filled(folder: Path, size: int, scopes: list[memoryos.Scope], durability: str) -> memoryos.Memory:
+    db = folder / f"bench-{size}-{len(scopes)}-{durability}.db"
+    mem = memoryos.open(db, clock=Clock(), durability=durability, heat_threshold=1e12)
+    fill(mem, size, scopes, random.Random(size))
+    return mem
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="memoryos-bench-", dir=args.tmp))
+    rng = random.Random(7)
+    many = [memoryos.Scope(user=f"user-{i}", assistant="bench") for i in range(1000)]
+    results: dict[str, Any] = {"remember": {}, "promotion": {}, "recall": {}}
+    try:
+        for size in args.sizes:
+            mem = open_filled(folder, size, many, args.durability)
+            raw = raw_connection(mem.path, args.durability)
+            raw.execute("CREATE TABLE IF NOT EXISTS raw_receipts (seq INTEGER PRIMARY KEY, body BLOB)")
+            runs = [measure_remember(mem, raw, args.samples, rng) for _ in range(args.runs)]
+            results["remember"][size] = {
+                "p50_us": statistics.median(r[0] for r in runs) * 1e6,
+                "raw_p50_us": statistics.median(r[1] for r in runs) * 1e6,
+                "ratio": statistics.median(r[0] / r[1] for r in runs),
+            }
+            if size == args.sizes[len(args.sizes) // 2]:
+                promo = [
+                    measure_promotion(mem, raw, max(20, args.samples // 20), rng) for _ in range(args.runs)
+                ]
+                results["promotion"] = {
+                    "p50_us": statistics.median(p[0] for p in promo) * 1e6,
+                    "raw_p50_us": statistics.median(p[1] for p in promo) * 1e6,
+                    "ratio": statistics.median(p[0] / p[1] for p in promo),
+                    "commits_per_promotion": max(p[2] for p in promo),
+                }
+            raw.close()
+            mem.close()
+            print(f"remember at {size:>9,}: {results['remember'][size]}", flush=True)
+        recall_size = args.recall_size
+        mem = open_filled(
+            folder, recall_size, [memoryos.Scope(user="recall-user", assistant="bench")], args.durability
+        )
+        rec = [measure_recall(mem, mem.path, args.samples, rng) for _ in range(args.runs)]
+        results["recall"] = {
+            "size": recall_size,
+            "p95_us": statistics.median(r[0] for r in rec) * 1e6,
+            "raw_p95_us": statistics.median(r[1] for r in rec) * 1e6,
+            "ratio": statistics.median(r[0] / r[1] for r in rec),
+        }
+        mem.close()
+        smallest, largest = min(args.sizes), max(args.sizes)
+        results["flatness"] = results["remember"][largest]["p50_us"] / results["remember"][smallest]["p50_us"]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return results
+
+
+def report(results: dict[str, Any], args: argparse.Namespace) -> str:
+    lines = [
+        f"# Core benchmark — {datetime.now(UTC):%Y-%m-%d}",
+        "",
+        f"Machine: {os.cpu_count()} cores, Python {platform.python_version()},"
+        f" SQLite {sqlite3.sqlite_version},"
+        f" durability={args.durability}, {args.runs} runs x {args.samples} samples (medians).",
+        f"Command: `python bench/bench_core.py --sizes {','.join(map(str, args.sizes))} --runs {args.runs}"
+        f" --samples {args.samples} --recall-size {args.recall_size} --durability {args.durability}`",
+        "",
+        "| measure | memoryos | raw baseline | ratio | target |",
+        "|---|---|---|---|---|",
+    ]
+    for size, r in results["remember"].items():
+        target = "<= 3x" if size == 100_000 else ""
+        lines.append(
+            f"| remember() p50 at {size:,} stored | {r['p50_us']:.0f} µs | {r['raw_p50_us']:.0f} µs"
+            f" (INSERT+COMMIT) | {r['ratio']:.2f}x | {target} |"
+        )
+    p = results["promotion"]
+    lines.append(
+        f"| full-STM promotion p50 (7 turns) | {p['p50_us']:.0f} µs | {p['raw_p50_us']:.0f} µs (raw move +"
+        f" receipts) | {p['ratio']:.2f}x | <= 2x, {p['commits_per_promotion']} commit |"
+    )
+    r = results["recall"]
+    lines.append(
+        f"| recall() p95 over {r['size']:,} | {r['p95_us']:.0f} µs | {r['raw_p95_us']:.0f} µs (FTS5 bm25"
+        f" top-10) | {r['ratio']:.2f}x | <= 2x |"
+    )
+    lines.append(f"| remember() p50 at largest / smallest size | | | {results['flatness']:.2f}x | <= 1.5x |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sizes", default="10000,100000,1000000", help="stored-turn counts to measure at")
+    parser.add_argument("--runs", type=int, default=5, help="repetitions (medians are reported)")
+    parser.add_argument("--samples", type=int, default=400, help="operations timed per run")
+    parser.add_argument("--recall-size", type=int, default=100_000, help="corpus size for recall")
+    parser.add_argument("--durability", default="full", choices=["full", "normal"], help="store durability")
+    parser.add_argument("--tmp", default=None, help="folder for the temporary stores")
+    parser.add_argument("--out", default="bench/results/core.md", help="markdown results file ('' to skip)")
+    args = parser.parse_args()
+    args.sizes = [int(s) for s in args.sizes.split(",")]
+    results = run(args)
+    text = report(results, args)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

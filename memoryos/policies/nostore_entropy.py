@@ -1,0 +1,115 @@
+"""High-entropy tokens judged one by one: random key material without a known prefix.
+
+A token counts when it is long, mixes character classes, has high Shannon entropy and does not read
+like words. Hashes and ids that agents write all day are let through on purpose: hex runs (git SHAs,
+digests, UUIDs), URLs without credentials, file paths and version strings.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memoryos.policies.nostore_checks import char_classes, shannon_entropy, wordiness
+
+
+@dataclass(frozen=True)
+class EntropyRule:
+    """Thresholds of the per-token judgement; data, so a caller can tighten or relax them."""
+
+    min_length: int = 20
+    min_letters: int = 10
+    # Entropy needed grows with length (a short random token cannot show many distinct characters),
+    # from base + slope * length, capped.
+    entropy_base: float = 2.6
+    entropy_slope: float = 0.05
+    entropy_cap: float = 4.2
+    min_classes: int = 3
+    max_wordiness: float = 0.5
+    # Lower-case-only tokens (k8s pod names, slugs) count only with a long unbroken random run.
+    min_lowercase_run: int = 20
+
+
+DEFAULT_ENTROPY_RULE = EntropyRule()
+
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_.~\-])[A-Za-z0-9+/_.~\-]{20,}={0,2}(?![A-Za-z0-9+/=_~\-])")
+# From "://" on: a token cannot cross the ":" before it, so the scheme need not be part of the span.
+_URL = re.compile(r"://[^\s\"'<>]+|www\.[^\s\"'<>]+")
+_HEXISH = re.compile(r"(?:0x)?[0-9a-fA-F\-]+|(?:sha\d*|md5)?[-_.]?[0-9a-fA-F]+", re.IGNORECASE)
+_VERSION = re.compile(r"v?\d+(?:[._\-]\d+)+(?:[.\-+][0-9A-Za-z.\-]+)?", re.IGNORECASE)
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
+_FILE_SUFFIX = re.compile(r"\.[a-z]{1,5}$")
+
+
+def _allowed_shape(token: str, rule: EntropyRule) -> bool:
+    """Shapes that are never secrets in practice, whatever their entropy."""
+    if _HEXISH.fullmatch(token) or _VERSION.fullmatch(token):
+        return True
+    if token.startswith(("/", "~/", "./", "../")) or _FILE_SUFFIX.search(token):
+        return True  # a path or a file name
+    if token.lower() == token:
+        return max(len(run) for run in _ALNUM_RUN.findall(token) or [""]) < rule.min_lowercase_run
+    return False
+
+
+def token_is_secret(token: str, rule: EntropyRule = DEFAULT_ENTROPY_RULE) -> bool:
+    """Cheapest tests first: most candidates are hashes, paths and identifiers."""
+    if len(token) < rule.min_length:
+        return False
+    needed = min(rule.entropy_cap, rule.entropy_base + rule.entropy_slope * len(token))
+    if math.log2(len(set(token))) < needed:  # entropy can never exceed log2 of the distinct count
+        return False
+    if _allowed_shape(token, rule) or char_classes(token) < rule.min_classes:
+        return False
+    if sum(map(str.isalpha, token)) < rule.min_letters:
+        return False
+    return shannon_entropy(token) >= needed and wordiness(token) <= rule.max_wordiness
+
+
+_PUBLIC_BEGIN = re.compile(r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK)-----")
+_SSH_PUBLIC = re.compile(r"(?:ssh-[a-z0-9]+|ecdsa-sha2-[a-z0-9]+|sk-[a-z0-9\-]+@openssh\.com)\s+$")
+
+
+def _public_spans(text: str) -> list[tuple[int, int]]:
+    """URLs and certificate / public-key blocks: public material, however random it looks."""
+    spans = [match.span() for match in _URL.finditer(text)] if ("://" in text or "www." in text) else []
+    position = 0
+    while "-----BEGIN" in text and (begin := _PUBLIC_BEGIN.search(text, position)) is not None:
+        end = text.find("-----END", begin.end())
+        position = len(text) if end < 0 else end + 8
+        spans.append((begin.start(), position))
+    spans.sort()
+    return spans
+
+
+def _ssh_public_key(text: str, start: int) -> bool:
+    """`ssh-ed25519 AAAAC3Nza...` in authorized_keys notes is a public key, not a secret."""
+    return text.startswith("AAAA", start) and bool(_SSH_PUBLIC.search(text, max(0, start - 48), start))
+
+
+def _inside(spans: list[tuple[int, int]], starts: list[int], position: int) -> bool:
+    """Whether position falls in one of the sorted spans (bisect: no quadratic blow-up).
+
+    Spans may nest (a URL inside a certificate block); checking the two nearest is enough for them.
+    """
+    index = bisect_right(starts, position) - 1
+    return any(i >= 0 and position < spans[i][1] for i in (index, index - 1))
+
+
+def find_high_entropy(text: str, rule: EntropyRule = DEFAULT_ENTROPY_RULE) -> Iterator[tuple[int, int]]:
+    public = _public_spans(text)
+    public_starts = [span[0] for span in public]
+    for match in _TOKEN.finditer(text):
+        start, end = match.span()
+        # Sentence punctuation hugging the token is not part of it.
+        while end > start and text[end - 1] in ".-_~":
+            end -= 1
+        while start < end and text[start] in ".-_~":
+            start += 1
+        if _inside(public, public_starts, start) or _ssh_public_key(text, start):
+            continue
+        if token_is_secret(text[start:end], rule):
+            yield start, end

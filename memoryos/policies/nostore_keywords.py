@@ -1,0 +1,283 @@
+"""Credential keywords followed by a value, in many languages ("password: x", "contraseña es x", "密码是x").
+
+A keyword alone never triggers ("I forgot my password", "reset your password via the link"): only a
+keyword joined to a value by a connector does, and the value must look like a credential rather than a
+word of prose, a placeholder or a piece of code. The finder returns the span of the value only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memoryos.policies.nostore_checks import wordiness
+
+# Password-like words: a value after them may be short and purely numeric (PINs, "123456").
+PASSWORD_WORDS: tuple[str, ...] = (
+    "password", "passwd", "pwd", "passphrase", "pass phrase", "passcode", "pass code", "passwort", "kennwort",
+    "contraseña", "contrasena", "clave", "clave de acceso", "mot de passe", "mdp", "code d'accès", "senha",
+    "palavra-passe", "palavra passe", "parola", "parolă", "parola d'ordine", "wachtwoord", "hasło", "haslo",
+    "lösenordet", "lösenord", "losenord", "passordet", "passord", "adgangskode", "salasana", "heslo",
+    "jelszó", "şifre", "sifre", "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
+)  # fmt: skip
+
+# Words in scripts written without spaces: no word boundary can be asked of them.
+UNSPACED_PASSWORD_WORDS: tuple[str, ...] = (
+    "パスワード",
+    "暗証番号",
+    "密码",
+    "密碼",
+    "口令",
+    "비밀번호",
+    "암호",
+)
+
+# Key- and token-like words: the value must be long and not word-like, as real keys are.
+CREDENTIAL_WORDS: tuple[str, ...] = (
+    "secret", "client secret", "secret key", "api key", "apikey", "api token", "access key", "access token",
+    "auth token", "refresh token", "token", "private token", "signing key", "encryption key", "master key",
+    "clé api", "clé d'api", "clé secrète", "jeton", "clave api", "clave de api", "clave secreta",
+    "api-schlüssel", "geheimer schlüssel", "chave de api", "chave api", "chave secreta", "токен", "ключ api",
+)  # fmt: skip
+UNSPACED_CREDENTIAL_WORDS: tuple[str, ...] = (
+    "apiキー",
+    "トークン",
+    "シークレット",
+    "令牌",
+    "密钥",
+    "秘钥",
+    "토큰",
+)
+
+# Verbs that join a keyword to its value in prose ("is", "es", "est", "ist", "é", "è", "är", "jest"...).
+VERBS: tuple[str, ...] = (
+    "is", "was", "is set to", "was set to", "has been set to", "has been changed to", "changed to", "set to",
+    "will be", "would be", "becomes", "es", "era", "será", "sería", "est", "était", "sera", "ist", "lautet",
+    "war", "wird", "heißt", "c'est", "é", "è", "luidt", "jest", "to", "wynosi", "är", "var", "er", "blir",
+    "это", "—", "–",
+)  # fmt: skip
+ADVERBS: tuple[str, ...] = (
+    "now", "still", "just", "simply", "actually", "temporarily", "ahora", "todavía", "maintenant", "toujours",
+    "jetzt", "noch", "agora", "ainda", "ora", "ancora", "nu", "teraz", "сейчас",
+)  # fmt: skip
+# A symbol connector ("password for prod: x") may follow a phrase only when it opens with one of these:
+# "Password reset: Tuesday" must not read as a password.
+PREPOSITIONS: tuple[str, ...] = (
+    "for", "of", "to", "on", "at", "in", "del", "de", "du", "des", "de la", "para", "pour", "für", "zum",
+    "zur", "vom", "do", "da", "dos", "das", "per", "di", "della", "van", "voor", "dla", "för", "til", "для",
+    "от",
+)  # fmt: skip
+
+# Values that complete a keyword in prose or code without being a credential.
+STOP_VALUES: frozenset[str] = frozenset(
+    """
+    none null nil undefined true false yes no required optional empty blank hidden redacted masked unknown
+    unset changed reset expired invalid incorrect wrong same see below above here there the a an your my
+    our their his her this that it is not n/a na tbd todo str string int bytes text any char varchar bool
+    password pass secret token key value default prompt input env environment vault keychain 1password
+    bitwarden lastpass keepass example sample dummy placeholder omitted removed rotated revoked ninguna
+    ninguno vacío vacia oculto oculta requerido obligatorio ver la el tu su mi aucun aucune vide caché
+    masqué requis obligatoire voir le votre mon ton keins keine leer versteckt erforderlich siehe das dein
+    mein ihr nenhuma nenhum vazio vazia obrigatório sua minha
+    """.split()
+)
+_TECH_SUFFIX = re.compile(
+    r"[-_](?:hashed|encoded|encrypted|based|bits?|chars?|characters?|digits?|letters?|long|protected|"
+    r"compatible|safe|only|free|less)$",
+    re.IGNORECASE,
+)
+_CODE_PREFIX = re.compile(
+    r"(?:\$\{|\$\(|\$[A-Za-z_]\w*$|%\(|%s|\{|<|#\{|os\.|env\.|process\.env|settings\.|config\.|self\.|this\.|request\.|"
+    r"getenv|input\(|getpass|prompt\(|https?:|/|~/|\./|\.\./|[A-Za-z]:\\|\\\\)",
+    re.IGNORECASE,
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z_]*)*")
+_HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
+_MASK = re.compile(r"(.)\1{2,}|[*•●]+")
+_TRAIL = ".,;:)]}\"'»”’」』"
+
+
+def _alternation(words: tuple[str, ...]) -> str:
+    # Longest first so that "clave de acceso" wins over "clave"; spaces may be written as _ - . or nothing.
+    ordered = sorted(words, key=len, reverse=True)
+    return "|".join(re.escape(word.lower()).replace(r"\ ", r"[ _.\-]?") for word in ordered)
+
+
+_LETTER = r"a-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f"
+_SPACED = r"(?<![{l}])(?:{w})(?![{l}0-9_])"
+# Matched against a lower-cased copy of the text: a case-sensitive alternation runs several times
+# faster than an IGNORECASE one, and the keywords are the hot loop of the whole scan.
+_PASSWORD_KEYWORD = re.compile(
+    _SPACED.format(l=_LETTER, w=_alternation(PASSWORD_WORDS)) + "|" + _alternation(UNSPACED_PASSWORD_WORDS)
+)
+_CREDENTIAL_KEYWORD = re.compile(
+    _SPACED.format(l=_LETTER, w=_alternation(CREDENTIAL_WORDS))
+    + "|"
+    + _alternation(UNSPACED_CREDENTIAL_WORDS)
+)
+
+
+def fold(text: str) -> str:
+    """Lower case with every character kept at its offset ("İ".lower() is two characters)."""
+    folded = text.lower()
+    if len(folded) == len(text):
+        return folded
+    return "".join(low if len(low := char.lower()) == 1 else char for char in text)
+
+
+_CJK = r"\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef"
+_VALUE = (
+    r"(?:(?P<q>[\"'`])(?P<qv>[^\n\"'`]{1,200})(?P=q)"
+    r"|[“‘«„「『‹]\s?(?P<fv>[^\n”’»“」』›]{1,200}?)\s?[”’»“」』›]"
+    rf"|(?P<bv>[^\s\"'`<>{_CJK}]{{1,200}}))"
+)
+_FILLER_TOKEN = r"[^\s.:;=!?。、，\"'`]{1,30}"
+_SYMBOL = r"(?::=|=>|->|:|=(?!=)|：|＝)"
+
+
+@dataclass(frozen=True)
+class Connector:
+    """One way of joining a keyword to its value.
+
+    `level` is how much the value must prove: 0 after a symbol (":" "="), 1 after a prose verb, 2 when
+    it merely follows the keyword ("wifi password Xy7#kq9").
+    """
+
+    name: str
+    pattern: re.Pattern[str]
+    level: int
+
+
+CONNECTORS: tuple[Connector, ...] = (
+    Connector(
+        "symbol",
+        re.compile(
+            rf"[\"'\]]?(?:\s{{1,3}}(?:\((?:[^()\n]{{1,30}})\)|(?:{_alternation(PREPOSITIONS)})"
+            rf"(?:\s+{_FILLER_TOKEN}){{1,3}}))?\s{{0,3}}{_SYMBOL}\s{{0,3}}{_VALUE}",
+            re.IGNORECASE,
+        ),
+        level=0,
+    ),
+    Connector(
+        "verb",
+        re.compile(
+            rf"(?:\s+{_FILLER_TOKEN}){{0,4}}?\s+(?:{_alternation(VERBS)})"
+            rf"(?:\s+(?:{_alternation(ADVERBS)}))?\s*:?\s+{_VALUE}",
+            re.IGNORECASE,
+        ),
+        level=1,
+    ),
+    Connector(
+        "unspaced",
+        re.compile(rf"\s{{0,2}}[{_CJK}]{{0,6}}?(?:は|が|是|为|為|는|은|를|を|：|:|=|＝)\s{{0,2}}{_VALUE}"),
+        level=0,
+    ),
+    Connector("adjacent", re.compile(rf"\s+{_VALUE}"), level=2),
+)
+
+
+def _trim(value: str, start: int) -> tuple[str, int]:
+    """Drop sentence punctuation after a bare value; the span end moves with it."""
+    trimmed = value.rstrip(_TRAIL)
+    query = re.search(r"&[A-Za-z_]\w*=", trimmed)  # "?password=x&user=y": the value ends at the next field
+    if query:
+        trimmed = trimmed[: query.start()]
+    return trimmed, start + len(trimmed)
+
+
+def _placeholder(value: str, keyword: str, level: int, quoted: bool) -> bool:
+    folded = value.casefold()
+    if folded in STOP_VALUES or _CODE_PREFIX.match(value) or _MASK.fullmatch(value):
+        return True
+    if not quoted and ("(" in value or "[" in value):  # a call or subscript: code, not a literal
+        return True
+    if keyword.casefold() in folded and not any(char.isdigit() for char in value):
+        return True  # "password=db_password", "your-password-here"
+    return level == 0 and not quoted and _variable_name(value)
+
+
+def _variable_name(value: str) -> bool:
+    """After "=" or ":" in code, a one- or two-part identifier is a variable ("user_pw", "args.pw",
+    "newPass"); passphrases have three or more words ("correct-horse-battery")."""
+    if not _IDENTIFIER.fullmatch(value):
+        return False
+    parts = len(re.split(r"[._]|(?<=[a-z])(?=[A-Z])", value))
+    return parts == 2
+
+
+def _case_changes(value: str) -> int:
+    return sum(a.islower() and b.isupper() for a, b in itertools.pairwise(value))
+
+
+def _looks_like_credential(value: str, is_password: bool) -> bool:
+    """The strict test used after prose verbs: prose words ("incorrect", "JWT-based") fail it."""
+    value = value.rstrip("!?")  # sentence punctuation: "Passwort vergessen?" asks, it does not tell
+    if not value or _TECH_SUFFIX.search(value):
+        return False
+    letters = any(char.isalpha() for char in value)
+    digits = any(char.isdigit() for char in value)
+    if letters and digits:
+        return True
+    if value.isdigit():
+        return is_password and len(value) >= 6
+    symbols = set(value) - set("-'’.")
+    if letters and any(not char.isalnum() for char in symbols):
+        return True
+    if any(value.count(sep) >= 2 for sep in "-_."):
+        return True  # passphrases such as "correct-horse-battery-staple"
+    return _case_changes(value) >= 2 and wordiness(value) < 0.7
+
+
+def _key_like(value: str, level: int) -> bool:
+    """Keys and tokens are long mixes of letters and digits; a bare hex run next to "token" is usually
+    an id or a hash, so it counts only when a connector says it is the value."""
+    if level >= 2 and (len(value) < 16 or _HEX.fullmatch(value)):
+        return False
+    has_both = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+    return (has_both or _case_changes(value) >= 2) and wordiness(value) < 0.7
+
+
+def value_ok(value: str, keyword: str, is_password: bool, level: int, quoted: bool) -> bool:
+    """Whether a keyword's value is a credential worth refusing (pure; the value is never kept)."""
+    minimum = 4 if is_password else 8
+    if len(value) < (3 if quoted else minimum) or _placeholder(value, keyword, level, quoted):
+        return False
+    if not is_password:
+        return _key_like(value, level)
+    if value.isdigit() and len(value) < 6:
+        return False
+    if level >= 2 and len(value) < 6:
+        return False
+    return (quoted and level < 2) or level == 0 or _looks_like_credential(value, is_password)
+
+
+def _value_span(match: re.Match[str]) -> tuple[str, int, int, bool]:
+    for group in ("qv", "fv"):
+        if match.group(group) is not None:
+            return match.group(group), match.start(group), match.end(group), True
+    value, end = _trim(match.group("bv"), match.start("bv"))
+    return value, match.start("bv"), end, False
+
+
+def find_assignments(text: str, want_password: bool) -> Iterator[tuple[int, int]]:
+    """Spans of values assigned to password words (want_password) or to key/token words."""
+    keywords = _PASSWORD_KEYWORD if want_password else _CREDENTIAL_KEYWORD
+    for keyword in keywords.finditer(fold(text)):
+        for connector in CONNECTORS:
+            match = connector.pattern.match(text, keyword.end())
+            if match is None:
+                continue
+            value, start, end, quoted = _value_span(match)
+            if value_ok(value, keyword.group(), want_password, connector.level, quoted):
+                yield start, end
+                break
+
+
+def find_passwords(text: str) -> Iterator[tuple[int, int]]:
+    return find_assignments(text, want_password=True)
+
+
+def find_credentials(text: str) -> Iterator[tuple[int, int]]:
+    return find_assignments(text, want_password=False)

@@ -1,0 +1,137 @@
+"""Personal data finders: payment cards, IBANs, e-mail addresses and phone numbers.
+
+Each finder pairs a permissive, linear-time candidate regex with a pure check (checksums, issuer
+prefixes, shape and context), because the shapes alone collide with order numbers, dates and IPs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memoryos.policies.nostore_checks import IBAN_LENGTHS, card_number_ok, iban_ok
+
+# Digits with optional single space or dash separators; no look-around lets a card start or end
+# inside a longer number, a decimal or a dashed identifier.
+_CARD = re.compile(r"(?<![\w.+/-])\d(?:[ -]?\d){11,18}(?![\w]|[.,/-]\d)")
+
+
+def find_cards(text: str) -> Iterator[tuple[int, int]]:
+    for match in _CARD.finditer(text):
+        candidate = match.group()
+        separators = {char for char in candidate if not char.isdigit()}
+        if len(separators) > 1:
+            continue  # "1234-5678 9012" mixes separators; real card numbers are written one way
+        if card_number_ok(candidate.replace(" ", "").replace("-", "")):
+            yield match.span()
+
+
+_IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?=[ ]?[A-Za-z0-9])")
+
+
+def _iban_end(text: str, start: int, length: int) -> int | None:
+    """Where an IBAN of `length` characters that starts at `start` ends, allowing single spaces."""
+    taken, index = 0, start
+    while taken < length and index < len(text):
+        char = text[index]
+        if char.isascii() and char.isalnum():
+            taken += 1
+        elif not (char == " " and taken > 0 and text[index - 1] != " "):
+            return None
+        index += 1
+    if taken < length or (index < len(text) and text[index].isascii() and text[index].isalnum()):
+        return None
+    return index
+
+
+def find_ibans(text: str) -> Iterator[tuple[int, int]]:
+    for match in _IBAN_START.finditer(text):
+        length = IBAN_LENGTHS.get(match.group()[:2].upper())
+        end = _iban_end(text, match.start(), length) if length else None
+        if end is not None and iban_ok(text[match.start() : end].replace(" ", "").upper()):
+            yield match.start(), end
+
+
+_EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62})"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}))*\.[A-Za-z]{2,24}(?![A-Za-z0-9\-])"
+)
+# "icon@2x.png" and "lib@1.2.js" are file names; these are file extensions, not top-level domains.
+_FILE_SUFFIXES = frozenset(
+    (
+        "png jpg jpeg gif svg webp ico js mjs ts tsx jsx css scss json txt yaml yml toml lock pdf html zip gz"
+    ).split()
+)
+
+
+def find_emails(text: str) -> Iterator[tuple[int, int]]:
+    for match in _EMAIL.finditer(text):
+        start, end = match.span()
+        if (
+            text[max(0, start - 3) : start] == "://"
+            or text[start:end].rsplit(".", 1)[1].lower() in _FILE_SUFFIXES
+        ):
+            continue  # user@host inside a URL is userinfo, handled with URL credentials
+        if text[end : end + 1] == ":" and text[end + 1 : end + 2].strip():
+            continue  # "git@github.com:org/repo.git" is an SSH remote, not a person's address
+        yield start, end
+
+
+# Groups of 1-5 digits joined by single separators, with an optional "+" or parenthesised area code.
+_PHONE = re.compile(
+    r"(?<![\w+#./:\-])(?P<plus>\+\s?)?\(?\d{1,8}\)?(?:[ \t.\-/]{1,2}\(?\d{1,8}\)?){0,6}(?![\w:/]|[.,\-]\d)"
+)
+PHONE_CONTEXT = re.compile(
+    r"(?:phone|tel\b|tel\.|telephone|call|mobile|cell|whatsapp|signal|sms|fax|reach|text me|dial|ring me|"
+    r"teléfono|telefono|móvil|movil|"
+    r"celular|llama|téléphone|portable|appelle|telefon|handy|ruf|anruf|telefone|ligue|liga|cellulare|"
+    r"chiama|電話|携帯|连络|电话|手机|联系|телефон|звони)",
+    re.IGNORECASE,
+)
+# Words that make a number something other than a phone number.
+NOT_PHONE_CONTEXT = re.compile(
+    r"(?:order|invoice|ticket|issue|build|version|release|port|pid|id|ref|no\.|nr\.|isbn|serial|"
+    r"account|case|tracking|pedido|commande|bestellung|factura|facture|rechnung)\W{0,3}$",
+    re.IGNORECASE,
+)
+_DATE = re.compile(
+    r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:\d{4}|\d{2})|\d{4}[-/.]\d{1,2}|\d{1,2}[-/.]\d{4}"
+)
+_IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+_NANP = re.compile(r"\(?[2-9]\d{2}\)?[ .\-]?[2-9]\d{2}[ .\-]\d{4}")
+_AREA_CODE = re.compile(r"\(0?\d{2,4}\)\s?\d{3,5}[ \-]?\d{4}")
+_TRUNK = re.compile(r"\(?0\d{1,4}\)?(?:[ .\-/]{1,2}\d{2,8}){1,5}")
+
+
+def _is_other_number(candidate: str) -> bool:
+    """Dates, IPv4 addresses and version-like dotted numbers share the phone number's shape."""
+    return bool(_DATE.fullmatch(candidate) or _IPV4.fullmatch(candidate))
+
+
+def _phone_shape(candidate: str, digits: int) -> bool:
+    """Without a "+" or a context word, only the distinctive national shapes count."""
+    if not 9 <= digits <= 12:
+        return False
+    return bool(_NANP.fullmatch(candidate) or _AREA_CODE.fullmatch(candidate) or _TRUNK.fullmatch(candidate))
+
+
+def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
+    candidate = text[start:end]
+    digits = sum(char.isdigit() for char in candidate)
+    if digits < 7:
+        return False
+    if has_plus:
+        return 8 <= digits <= 15
+    before = text[max(0, start - 32) : start]
+    if NOT_PHONE_CONTEXT.search(before) or _is_other_number(candidate):
+        return False
+    if PHONE_CONTEXT.search(before) and 7 <= digits <= 15:
+        return True
+    return _phone_shape(candidate, digits)
+
+
+def find_phones(text: str) -> Iterator[tuple[int, int]]:
+    for match in _PHONE.finditer(text):
+        start, end = match.span()
+        if end - start >= 7 and phone_ok(text, start, end, match.group("plus") is not None):
+            yield start, end
