@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from memoryos.errors import NotFound
 from memoryos.failpoints import failpoint
 from memoryos.logs import get_logger
 from memoryos.model import Excluded, Finding, Maintenance
@@ -46,8 +48,11 @@ def _owner_alive(owner: str) -> bool:
 
 
 class Lifecycle:
-    def __init__(self, store: Store, config: Config, drafts: Drafts, promoter: Promoter) -> None:
+    def __init__(
+        self, store: Store, config: Config, drafts: Drafts, promoter: Promoter, key_hash: Callable[[str], str]
+    ) -> None:
         self.store = store
+        self.key_hash = key_hash
         self.config = config
         self.drafts = drafts
         self.promoter = promoter
@@ -125,12 +130,16 @@ class Lifecycle:
         while True:
             with self.store.write("expire") as tx:
                 due = tx.expired(now, BATCH)
-                if not due:
-                    return total
-                run_id = self._erase(tx, due, None, "ttl", now, boundary="expire")
-                failpoint("expire.after_delete")
+                if due:
+                    run_id = self._erase(tx, due, "ttl", now, boundary="expire")
+                    failpoint("expire.after_delete")
+            if not due:
+                break
             log.info("expired", run_id=run_id, units=len(due))
             total += len(due)
+        if total:
+            self.store.scrub()
+        return total
 
     def _decay(self, now: int) -> int:
         stale_after = seconds_to_micros(self.config.stale_after_days * DAY)
@@ -176,9 +185,7 @@ class Lifecycle:
         return replace(unit, last_seen=now, status="active")
 
     # -- forgetting ---------------------------------------------------------------------------------
-    def forget(self, scope: ScopeKey, target: str, key_hash: str, reason: str, now: int) -> int:
-        from memoryos.errors import NotFound
-
+    def forget(self, scope: ScopeKey, target: str, reason: str, now: int) -> int:
         with self.store.write("forget") as tx:
             # A promoted turn lives on as the page (and records) built from it.
             roots = (
@@ -187,32 +194,37 @@ class Lifecycle:
                 or _in_scope(tx.units_by_ids(tx.dependents([target])), scope)
             )
             if not roots:
-                if tx.tombstoned(scope.user, scope.assistant, target, key_hash):
+                if tx.tombstoned(scope.user, scope.assistant, target, self.key_hash(target)):
                     return 0
                 raise NotFound("no such key or memory id in this scope")
             doomed = _closure(tx, roots, scope)
-            self._erase(
-                tx, doomed, key_hash if roots[0].key == target else None, reason, now, boundary="forget"
-            )
+            self._erase(tx, doomed, reason, now, boundary="forget")
             failpoint("forget.after_delete")
+        self.store.scrub()
         return len(doomed)
 
-    def _erase(
-        self,
-        tx: Transaction,
-        units: list[Unit],
-        key_hash: str | None,
-        reason: str,
-        now: int,
-        *,
-        boundary: str,
-    ) -> str:
+    def forget_scope(self, user: str | None, assistant: str | None, reason: str, now: int) -> int:
+        """Erase every unit of a user, an assistant, or the pair; other scopes are not touched."""
+        total = 0
+        while True:
+            with self.store.write("forget") as tx:
+                units = tx.scope_units(user, assistant, BATCH)
+                if units:
+                    self._erase(tx, units, reason, now, boundary="forget")
+                    failpoint("forget.after_delete")
+            if not units:
+                break
+            total += len(units)
+        self.store.scrub()
+        return total
+
+    def _erase(self, tx: Transaction, units: list[Unit], reason: str, now: int, *, boundary: str) -> str:
         """Delete content (rows, index entries, derived segment text); keep ids in tombstones."""
         run_id = _run_id()
         tx.delete_units([u.rowid for u in units if u.rowid is not None])
         tx.drop_sources([u.memory_id for u in units])
         for unit in units:
-            tx.tombstone(unit, key_hash if unit.key is not None else None, reason, now)
+            tx.tombstone(unit, None if unit.key is None else self.key_hash(unit.key), reason, now)
             tx.emit(self.drafts.removal(run_id, boundary, unit, reason))
         for segment_id in sorted({u.segment_id for u in units if u.segment_id}):
             self._rederive_segment(tx, segment_id)

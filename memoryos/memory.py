@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import os
 import re
+import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -80,15 +81,18 @@ class Memory:
             self.key = self._receipt_key()
             self.store_id = self.store.set_meta_if_absent("store_id", uuid7())
             self.store.bind_receipts(self.store_id, self.key)
+            # Pseudonyms use their own key, kept in the store: an export carries it to the importing
+            # store, and receipts that leave the machine never reveal it.
+            scope_key = self.store.set_meta_if_absent("scope_key", secrets.token_hex(32))
         except BaseException:
             self.store.close()
             raise
         self.source_version = f"memoryos/{__version__}+{config.fingerprint()}"
         self.drafts = Drafts(self.source_version)
-        self._scopes = Pseudonymizer(self.key, config.max_scope_id_chars)
+        self._scopes = Pseudonymizer(bytes.fromhex(scope_key), config.max_scope_id_chars)
         self._key_mac = hmac.new(self.key, b"memoryos/key-hash/1", hashlib.sha256).digest()
         self.promoter = Promoter(self.store, config, self.drafts, summarizer)
-        self.lifecycle = Lifecycle(self.store, config, self.drafts, self.promoter)
+        self.lifecycle = Lifecycle(self.store, config, self.drafts, self.promoter, self._key_hash)
         self.recovered = self.lifecycle.recover(self._now())
 
     def _receipt_key(self) -> bytes:
@@ -117,22 +121,24 @@ class Memory:
     def _key_hash(self, key: str) -> str:
         return hmac.new(self._key_mac, key.encode(), hashlib.sha256).hexdigest()
 
-    def _refuse_secrets(self, scope: ScopeKey, *texts: str | None) -> None:
-        """The no-store rule: refuse before anything is written, leaving only a `reject` receipt."""
-        for text in texts:
-            if text is None:
-                continue
-            found = nostore.scan(text)
-            if found:
-                reason = found[0].reason
-                with self.store.write("reject") as tx:
-                    tx.emit(
-                        self.drafts.base(
-                            uuid7(), "reject", "committed", scope.user, scope.assistant, reason=reason
-                        )
-                    )
-                log.info("rejected", boundary="reject", reason=reason)
-                raise Rejected(reason)
+    def _screen(self, scope: ScopeKey, text: str, *, redactable: bool = True) -> str:
+        """The no-store rule at the door: refuse (writing only a `reject` receipt) or, in redact
+        mode, return the text with every detected span masked."""
+        found = nostore.scan(text, self.config.no_store_families)
+        if not found:
+            return text
+        if redactable and self.config.no_store_mode == "redact":
+            return nostore.redact(text, found)
+        reason = found[0].reason
+        with self.store.write("reject") as tx:
+            tx.emit(
+                self.drafts.base(uuid7(), "reject", "committed", scope.user, scope.assistant, reason=reason)
+            )
+        log.info("rejected", boundary="reject", reason=reason)
+        raise Rejected(reason)
+
+    def _screen_optional(self, scope: ScopeKey, text: str | None) -> str | None:
+        return None if text is None else self._screen(scope, text)
 
     def _window(
         self, start: int, ttl: object, valid_from: object, valid_until: object
@@ -168,7 +174,8 @@ class Memory:
         source = validation.optional_text(source, "source", 1024)
         created = self._now() if at is None else to_micros(at, "at")
         begins, ends = self._window(created, ttl, valid_from, valid_until)
-        self._refuse_secrets(sk, body, source)
+        body = self._screen(sk, body)
+        source = self._screen_optional(sk, source)
         run_id = uuid7()
         unit = Unit(
             memory_id=uuid7(),
@@ -240,7 +247,9 @@ class Memory:
         source = validation.optional_text(source, "source", 1024)
         now = self._now()
         begins, ends = self._window(now, ttl, valid_from, valid_until)
-        self._refuse_secrets(sk, key, body, proof, source)
+        self._screen(sk, key, redactable=False)  # a key is an identifier: refused, never rewritten
+        body = self._screen(sk, body)
+        proof, source = self._screen_optional(sk, proof), self._screen_optional(sk, source)
         run_id = uuid7()
         with self.store.write("store") as tx:
             current = _current(tx.key_versions(sk.user, sk.assistant, key))
@@ -320,7 +329,14 @@ class Memory:
             return [_record(u) for u in tx.key_versions(sk.user, sk.assistant, validation.key(key))]
 
     def correct(
-        self, scope: Scope, key_or_id: str, body: str, *, valid_from: datetime | None = None
+        self,
+        scope: Scope,
+        key_or_id: str,
+        body: str,
+        *,
+        valid_from: datetime | None = None,
+        reason: str | None = None,
+        source: str | None = None,
     ) -> Stored:
         """A new version of a record; the old one stays in history, valid until the correction."""
         sk = self._scope(scope)
@@ -328,7 +344,10 @@ class Memory:
         body = validation.text(body, "body", self.config.max_text_bytes)
         now = self._now()
         begins = now if valid_from is None else to_micros(valid_from, "valid_from")
-        self._refuse_secrets(sk, body)
+        reason = validation.optional_text(reason, "reason", 1024)
+        source = validation.optional_text(source, "source", 1024)
+        body = self._screen(sk, body)
+        reason, source = self._screen_optional(sk, reason), self._screen_optional(sk, source)
         run_id = uuid7()
         with self.store.write("correct") as tx:
             versions = tx.key_versions(sk.user, sk.assistant, target) or tx.id_versions(
@@ -357,6 +376,8 @@ class Memory:
                     "derived_from": (current.ref,),
                     "content_hash": content_hash(body),
                     "reinforced": 0,
+                    "reason": reason,
+                    "source": source if source is not None else current.source,
                 }
             )
             self._supersede(tx, current, begins)
@@ -377,7 +398,29 @@ class Memory:
         sk = self._scope(scope)
         target = validation.key(key_or_id)
         code = _reason_code(reason)
-        return self.lifecycle.forget(sk, target, self._key_hash(target), code, self._now())
+        return self.lifecycle.forget(sk, target, code, self._now())
+
+    def forget_scope(
+        self, *, user: str | None = None, assistant: str | None = None, reason: str = "user request"
+    ) -> int:
+        """Right to erasure: every memory of a user (with any assistant), of an assistant, or of the
+        pair, from every tier and the index; ids, timestamps and the reason stay in tombstones and
+        `forget` receipts. Other scopes are untouched. Returns the number of unit versions erased."""
+        self._live()
+        if user is None and assistant is None:
+            raise InvalidInput("forget_scope needs user=, assistant= or both")
+        limit = self.config.max_scope_id_chars
+        pseudo_user = (
+            None
+            if user is None
+            else self._scopes.pseudonym("user", validation.identifier(user, "user", limit))
+        )
+        pseudo_assistant = (
+            None
+            if assistant is None
+            else self._scopes.pseudonym("assistant", validation.identifier(assistant, "assistant", limit))
+        )
+        return self.lifecycle.forget_scope(pseudo_user, pseudo_assistant, _reason_code(reason), self._now())
 
     # -- retrieval ---------------------------------------------------------------------------------
     def recall(
@@ -505,6 +548,7 @@ def _record(unit: Unit) -> Record:
         valid_until=None if unit.valid_until is None else from_micros(unit.valid_until),
         source=unit.source,
         recorded_at=from_micros(unit.created_at),
+        reason=unit.reason,
     )
 
 

@@ -31,6 +31,7 @@ class Record:
     valid_until: datetime | None
     source: str | None = None
     recorded_at: datetime | None = None
+    reason: str | None = None  # why this version was written (a correction's reason), if given
 
     @property
     def ref(self) -> str:

@@ -25,6 +25,11 @@ ENV_DURABILITY = "MEMORYOS_DURABILITY"
 
 DEFAULT_DB = "memoryos.db"
 Durability = Literal["full", "normal"]
+NoStoreMode = Literal["reject", "redact"]
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "durability": ("full", "normal"),
+    "no_store_mode": ("reject", "redact"),
+}
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,8 @@ class Config:
     heat_threshold: float = 5.0
     segment_similarity: float = 0.2
     durability: Durability = "full"
+    no_store_mode: NoStoreMode = "reject"
+    no_store_families: frozenset[str] | None = None  # None: every family of the detector
     max_text_bytes: int = 64 * 1024
     max_scope_id_chars: int = 256
     busy_timeout_ms: int = 5000
@@ -52,22 +59,37 @@ class Config:
     def __post_init__(self) -> None:
         for spec in fields(self):
             value = getattr(self, spec.name)
-            if spec.name == "durability":
-                if value not in ("full", "normal"):
-                    raise ConfigError("durability must be 'full' or 'normal'")
-                continue
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            if spec.name in _CHOICES:
+                if value not in _CHOICES[spec.name]:
+                    raise ConfigError(f"config {spec.name} must be one of {', '.join(_CHOICES[spec.name])}")
+            elif spec.name == "no_store_families":
+                self._check_families(value)
+            elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
                 raise ConfigError(f"config {spec.name} must be a finite number, got {value!r}")
-            if value <= 0 and spec.name != "segment_similarity":
+            elif value <= 0 and spec.name != "segment_similarity":
                 raise ConfigError(f"config {spec.name} must be positive, got {value!r}")
         if not 0 <= self.segment_similarity <= 1:
             raise ConfigError("config segment_similarity must be between 0 and 1")
         if self.retired_after_days <= self.stale_after_days:
             raise ConfigError("config retired_after_days must exceed stale_after_days")
 
+    @staticmethod
+    def _check_families(value: object) -> None:
+        from memoryos.policies.nostore import FAMILIES
+
+        if value is None:
+            return
+        if not isinstance(value, frozenset) or not value <= FAMILIES.keys():
+            raise ConfigError(
+                "config no_store_families must be a frozenset of names in memoryos.policies.nostore.FAMILIES"
+            )
+
     def fingerprint(self) -> str:
         """A short hash of everything that changes capacities, heat, thresholds, durability, retrieval."""
-        return hashlib.sha256(orjson.dumps(asdict(self), option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+        data = asdict(self)
+        if self.no_store_families is not None:
+            data["no_store_families"] = sorted(self.no_store_families)
+        return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
 
     def with_overrides(self, **changes: Any) -> Config:
         unknown = set(changes) - {f.name for f in fields(self)}

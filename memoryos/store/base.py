@@ -48,6 +48,12 @@ class Transaction(ABC):
     def units_by_ids(self, memory_ids: Sequence[str]) -> list[Unit]: ...
 
     @abstractmethod
+    def scope_units(self, user: str | None, assistant: str | None, limit: int) -> list[Unit]: ...
+
+    @abstractmethod
+    def merge_index(self) -> None: ...
+
+    @abstractmethod
     def expired(self, now: int, limit: int) -> list[Unit]: ...
 
     @abstractmethod
@@ -136,6 +142,9 @@ class Store(ABC):
     """A backend holding every tier and the receipt outbox, with atomic write transactions."""
 
     commits: int
+
+    @abstractmethod
+    def scrub(self) -> bool: ...
 
     @abstractmethod
     def bind_receipts(self, chain_id: str, key: bytes) -> None: ...

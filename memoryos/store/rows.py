@@ -29,6 +29,7 @@ class Unit:
     confidence: float | None = None
     proof: str | None = None
     source: str | None = None
+    reason: str | None = None
     source_ids: tuple[str, ...] = ()
     derived_from: tuple[str, ...] = ()
     content_hash: str | None = None

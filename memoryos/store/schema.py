@@ -27,6 +27,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             confidence REAL,
             proof TEXT,
             source TEXT,
+            reason TEXT,
             source_ids TEXT NOT NULL DEFAULT '[]',
             derived_from TEXT NOT NULL DEFAULT '[]',
             content_hash TEXT,

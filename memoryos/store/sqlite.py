@@ -193,6 +193,18 @@ class SQLiteTransaction(Transaction):
             found.extend(self._units("memory_id = ? ORDER BY version", (memory_id,)))
         return found
 
+    def scope_units(self, user: str | None, assistant: str | None, limit: int) -> list[Unit]:
+        """Units of a user (any assistant), an assistant (any user), or one user with one assistant."""
+        clauses = [
+            c for c, v in (("user_scope = ?", user), ("assistant_scope = ?", assistant)) if v is not None
+        ]
+        params = [v for v in (user, assistant) if v is not None]
+        return self._units(" AND ".join(clauses) + " ORDER BY rowid LIMIT ?", (*params, limit))
+
+    def merge_index(self) -> None:
+        """Rewrite the full-text index into one segment, so deleted terms leave the file too."""
+        self._conn.execute("INSERT INTO units_fts (units_fts) VALUES ('optimize')")
+
     def expired(self, now: int, limit: int) -> list[Unit]:
         return self._units(
             "valid_until IS NOT NULL AND valid_until <= ? AND status != 'superseded'"
@@ -483,6 +495,15 @@ class SQLiteStore(Store):
             if _is_busy(exc):
                 raise StoreBusy("the store stayed locked by another writer: retry later") from None
             raise
+
+    def scrub(self) -> bool:
+        """After an erasure: merge the index and truncate the WAL, so that (with secure_delete) no
+        erased byte stays in the database file or its WAL. False if a reader kept the WAL alive."""
+        with self.write("scrub") as tx:
+            tx.merge_index()
+        with self._lock, self._translated():
+            busy, _, _ = self._live().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return not busy
 
     def bind_receipts(self, chain_id: str, key: bytes) -> None:
         self.chain_id, self.key = chain_id, key
