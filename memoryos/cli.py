@@ -119,6 +119,28 @@ def cmd_forget(args: argparse.Namespace) -> Any:
         return {"erased_versions": mem.forget(_scope(args), args.target, reason=args.reason)}
 
 
+def cmd_forget_scope(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        erased = mem.forget_scope(user=args.user, assistant=args.assistant, reason=args.reason)
+    return {"erased_versions": erased}
+
+
+def cmd_export_memories(args: argparse.Namespace) -> Any:
+    scope = memoryos.Scope(user=args.user, assistant=args.assistant) if args.user and args.assistant else None
+    if (args.user is None) != (args.assistant is None):
+        raise memoryos.InvalidInput("export one scope with both --user and --assistant, or the whole store")
+    with _open(args) as mem:
+        return {
+            "lines": mem.export(args.jsonl, scope=scope, redacted=not args.unredacted),
+            "path": args.jsonl,
+        }
+
+
+def cmd_import(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        return {"units": mem.import_jsonl(args.jsonl)}
+
+
 def cmd_maintain(args: argparse.Namespace) -> Any:
     with _open(args) as mem:
         return mem.maintain()
@@ -159,10 +181,124 @@ def cmd_demo(args: argparse.Namespace) -> Any:
     return None
 
 
-def _scoped(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--user", required=True, help="the host's user id (stored only as a keyed pseudonym)")
-    parser.add_argument("--assistant", required=True, help="the host's assistant id")
-    parser.add_argument("--session", help="optional session id")
+Arg = tuple[tuple[str, ...], dict[str, Any]]
+SCOPE_ARGS: tuple[Arg, ...] = (
+    (("--user",), {"required": True, "help": "the host's user id (stored only as a keyed pseudonym)"}),
+    (("--assistant",), {"required": True, "help": "the host's assistant id"}),
+    (("--session",), {"help": "optional session id"}),
+)
+REASON: Arg = (("--reason",), {"default": "user request", "help": "a short code for the receipts"})
+TTL: Arg = (("--ttl",), {"type": float, "help": "seconds until it expires"})
+KEY: Arg = (("key",), {"help": "the record's key, e.g. deploy:blyck"})
+JSONL_OUT: Arg = (("--jsonl",), {"required": True, "help": "the JSONL file to write"})
+
+#: name, handler, description, takes a scope, arguments
+COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple[Arg, ...]], ...] = (
+    (
+        "demo",
+        cmd_demo,
+        "Run a scripted multi-session conversation and show where everything went.",
+        False,
+        (
+            (
+                ("--dir",),
+                {"default": "memoryos-demo", "help": "folder for the demo store (recreated each run)"},
+            ),
+        ),
+    ),
+    ("init", cmd_init, "Create a store (and its receipt key file) if it does not exist.", False, ()),
+    (
+        "remember",
+        cmd_remember,
+        "Store one conversation turn in short-term memory.",
+        True,
+        (
+            (("text",), {"help": "the turn's text"}),
+            (("--role",), {"default": "user", "help": "user, assistant, system or tool"}),
+            TTL,
+        ),
+    ),
+    (
+        "recall",
+        cmd_recall,
+        "Search this scope's memories across all tiers.",
+        True,
+        (
+            (("query",), {"help": "what to look for"}),
+            (("-k",), {"type": int, "default": 5, "help": "number of hits (default 5)"}),
+            (("--explain",), {"action": "store_true", "help": "also list what was excluded and why"}),
+        ),
+    ),
+    (
+        "put",
+        cmd_put,
+        "Write a keyed record into the typed drawer (ADD / UPDATE / REINFORCE).",
+        True,
+        (
+            KEY,
+            (("body",), {"help": "the record's body"}),
+            (("--kind",), {"default": "fact", "help": "capability, decision, rule, procedure or fact"}),
+            (("--confidence",), {"type": float, "default": 1.0, "help": "0..1 (default 1)"}),
+            (("--proof",), {"help": "how the record was verified"}),
+            TTL,
+        ),
+    ),
+    ("get", cmd_get, "Read the current record under a key (exit 4 when there is none).", True, (KEY,)),
+    ("history", cmd_history, "List every version of a key, oldest first.", True, (KEY,)),
+    (
+        "forget",
+        cmd_forget,
+        "Erase a key or memory id and everything derived from it.",
+        True,
+        ((("target",), {"help": "a key or a memory id"}), REASON),
+    ),
+    (
+        "forget-scope",
+        cmd_forget_scope,
+        "Erase every memory of a user, an assistant, or the pair.",
+        False,
+        (
+            (("--user",), {"help": "the user whose memories go (with any assistant unless --assistant)"}),
+            (("--assistant",), {"help": "the assistant whose memories go"}),
+            REASON,
+        ),
+    ),
+    (
+        "export",
+        cmd_export_memories,
+        "Write memories as JSONL that `import` replays (redacted).",
+        False,
+        (
+            JSONL_OUT,
+            (("--user",), {"help": "export only this user's scope (with --assistant)"}),
+            (("--assistant",), {"help": "export only this assistant's scope (with --user)"}),
+            (
+                ("--unredacted",),
+                {"action": "store_true", "help": "keep detected secrets unmasked (explicit)"},
+            ),
+        ),
+    ),
+    (
+        "import",
+        cmd_import,
+        "Replay an export into a fresh, empty store (all or nothing).",
+        False,
+        ((("--jsonl",), {"required": True, "help": "the export to read"}),),
+    ),
+    ("maintain", cmd_maintain, "Run due promotions, expiry and decay now.", False, ()),
+    (
+        "status",
+        cmd_status,
+        "Tier occupancy, hottest segments and receipt outbox lag.",
+        False,
+        ((("--top",), {"type": int, "default": 5, "help": "how many segments to list by heat"}),),
+    ),
+    ("check", cmd_check, "Check integrity and invariants; exit 1 when anything is found.", False, ()),
+)
+RECEIPT_EXPORT: tuple[Arg, ...] = (
+    (("--jsonl",), {"required": True, "help": "the JSONL file to append to"}),
+    (("--cursor",), {"default": "default", "help": "name of the durable export cursor"}),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -173,63 +309,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     common.add_argument("--table", action="store_true", help="print a table for people instead of JSON")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    def add(
-        name: str, func: Callable[[argparse.Namespace], Any], text: str, scoped: bool = False
-    ) -> argparse.ArgumentParser:
-        command = sub.add_parser(name, parents=[common], help=text, description=text)
-        command.set_defaults(func=func)
-        if scoped:
-            _scoped(command)
-        return command
-
-    demo = add(
-        "demo", cmd_demo, "Run a scripted multi-session agent conversation and show where everything went."
-    )
-    demo.add_argument("--dir", default="memoryos-demo", help="folder for the demo store (recreated each run)")
-    add("init", cmd_init, "Create a store (and its receipt key file) if it does not exist.")
-    remember = add("remember", cmd_remember, "Store one conversation turn in short-term memory.", scoped=True)
-    remember.add_argument("text", help="the turn's text")
-    remember.add_argument("--role", default="user", help="user, assistant, system or tool")
-    remember.add_argument("--ttl", type=float, help="seconds until the turn expires")
-    recall = add("recall", cmd_recall, "Search this scope's memories across all tiers.", scoped=True)
-    recall.add_argument("query", help="what to look for")
-    recall.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
-    recall.add_argument("--explain", action="store_true", help="also list what was excluded and why")
-    put = add(
-        "put", cmd_put, "Write a keyed record into the typed drawer (ADD / UPDATE / REINFORCE).", scoped=True
-    )
-    put.add_argument("key", help="the record's key, e.g. deploy:blyck")
-    put.add_argument("body", help="the record's body")
-    put.add_argument("--kind", default="fact", help="capability, decision, rule, procedure or fact")
-    put.add_argument("--confidence", type=float, default=1.0, help="0..1 (default 1)")
-    put.add_argument("--proof", help="how the record was verified")
-    put.add_argument("--ttl", type=float, help="seconds until the record expires")
-    get = add("get", cmd_get, "Read the current record under a key (exit 4 when there is none).", scoped=True)
-    get.add_argument("key", help="the record's key")
-    history = add("history", cmd_history, "List every version of a key, oldest first.", scoped=True)
-    history.add_argument("key", help="the record's key")
-    forget = add(
-        "forget", cmd_forget, "Erase a key or memory id and everything derived from it.", scoped=True
-    )
-    forget.add_argument("target", help="a key or a memory id")
-    forget.add_argument("--reason", default="user request", help="a short code for the receipts")
-    add("maintain", cmd_maintain, "Run due promotions, expiry and decay now.")
-    status = add("status", cmd_status, "Tier occupancy, hottest segments and receipt outbox lag.")
-    status.add_argument("--top", type=int, default=5, help="how many segments to list by heat")
-    add("check", cmd_check, "Check integrity and invariants; exit 1 when anything is found.")
+    for name, func, text, scoped, arguments in COMMANDS:
+        _command(sub, common, name, func, text, arguments=(*(SCOPE_ARGS if scoped else ()), *arguments))
     receipts = sub.add_parser("receipts", help="Work with the receipt outbox.", description="Receipt outbox.")
     rsub = receipts.add_subparsers(dest="receipts_command", required=True, metavar="COMMAND")
-    export = rsub.add_parser(
+    _command(
+        rsub,
+        common,
         "export",
-        parents=[common],
-        help="Append receipts not yet exported to a JSONL file.",
-        description="Append receipts not yet exported to a JSONL file (at-least-once).",
+        cmd_export,
+        "Append receipts not yet exported to a JSONL file (at-least-once).",
+        arguments=RECEIPT_EXPORT,
     )
-    export.add_argument("--jsonl", required=True, help="the JSONL file to append to")
-    export.add_argument("--cursor", default="default", help="name of the durable export cursor")
-    export.set_defaults(func=cmd_export)
     return parser
+
+
+def _command(
+    sub: Any,
+    common: argparse.ArgumentParser,
+    name: str,
+    func: Callable[[argparse.Namespace], Any],
+    text: str,
+    *,
+    arguments: tuple[Arg, ...],
+) -> None:
+    command = sub.add_parser(name, parents=[common], help=text, description=text)
+    command.set_defaults(func=func)
+    for flags, options in arguments:
+        command.add_argument(*flags, **options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

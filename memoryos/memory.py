@@ -6,8 +6,6 @@ whose receipts commit with it; promotions that a write makes due run right after
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 import re
 import secrets
@@ -90,7 +88,6 @@ class Memory:
         self.source_version = f"memoryos/{__version__}+{config.fingerprint()}"
         self.drafts = Drafts(self.source_version)
         self._scopes = Pseudonymizer(bytes.fromhex(scope_key), config.max_scope_id_chars)
-        self._key_mac = hmac.new(self.key, b"memoryos/key-hash/1", hashlib.sha256).digest()
         self.promoter = Promoter(self.store, config, self.drafts, summarizer)
         self.lifecycle = Lifecycle(self.store, config, self.drafts, self.promoter, self._key_hash)
         self.recovered = self.lifecycle.recover(self._now())
@@ -119,7 +116,7 @@ class Memory:
         return self._scopes(scope)
 
     def _key_hash(self, key: str) -> str:
-        return hmac.new(self._key_mac, key.encode(), hashlib.sha256).hexdigest()
+        return self._scopes.key_hash(key)
 
     def _screen(self, scope: ScopeKey, text: str, *, redactable: bool = True) -> str:
         """The no-store rule at the door: refuse (writing only a `reject` receipt) or, in redact
@@ -483,6 +480,29 @@ class Memory:
         """Integrity and invariants; returns findings (empty when healthy), never raises on them."""
         self._live()
         return self.lifecycle.check(self._now())
+
+    def export(
+        self, path: str | os.PathLike[str], *, scope: Scope | None = None, redacted: bool = True
+    ) -> int:
+        """Write this store (or one scope) as JSONL that `import_jsonl` replays into a fresh store.
+
+        Redacted by default: spans the no-store rule detects are masked. `redacted=False` must be
+        asked for explicitly. Returns the number of lines written."""
+        self._live()
+        from memoryos.portable import export_jsonl
+
+        return export_jsonl(self, Path(path), None if scope is None else self._scope(scope), redacted)
+
+    def import_jsonl(self, path: str | os.PathLike[str]) -> int:
+        """Replay an export into this store, which must be empty. All or nothing; returns units imported."""
+        self._live()
+        from memoryos.portable import import_jsonl
+
+        return import_jsonl(self, Path(path))
+
+    def reload_scope_key(self) -> None:
+        scope_key = self.store.meta("scope_key") or ""
+        self._scopes = Pseudonymizer(bytes.fromhex(scope_key), self.config.max_scope_id_chars)
 
     def export_receipts(self, path: str | os.PathLike[str], *, cursor: str = "default") -> int:
         """Append receipts not yet exported under `cursor` to a JSONL file (at-least-once)."""

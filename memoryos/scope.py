@@ -32,14 +32,19 @@ class ScopeKey:
 
 
 class Pseudonymizer:
-    """HMAC-SHA256 of each id under a key derived from the store's receipt key."""
+    """HMAC-SHA256 of each id under a key derived from the store's scope key."""
 
-    def __init__(self, receipt_key: bytes, max_chars: int) -> None:
-        self._key = hmac.new(receipt_key, b"memoryos/scope-pseudonym/1", hashlib.sha256).digest()
+    def __init__(self, scope_key: bytes, max_chars: int) -> None:
+        self._key = hmac.new(scope_key, b"memoryos/scope-pseudonym/1", hashlib.sha256).digest()
+        self._key_hash_key = hmac.new(scope_key, b"memoryos/key-hash/1", hashlib.sha256).digest()
         self._max_chars = max_chars
 
     def pseudonym(self, role: str, raw: str) -> str:
         return hmac.new(self._key, f"{role}\x00{raw}".encode(), hashlib.sha256).hexdigest()[:32]
+
+    def key_hash(self, key: str) -> str:
+        """What a tombstone keeps of a forgotten key: enough to make a second forget a no-op."""
+        return hmac.new(self._key_hash_key, key.encode(), hashlib.sha256).hexdigest()
 
     def __call__(self, scope: object) -> ScopeKey:
         if not isinstance(scope, Scope):

@@ -54,6 +54,23 @@ class Transaction(ABC):
     def merge_index(self) -> None: ...
 
     @abstractmethod
+    def units_page(
+        self, after_rowid: int, limit: int, user: str | None, assistant: str | None
+    ) -> list[Unit]: ...
+
+    @abstractmethod
+    def tombstones(self, user: str | None, assistant: str | None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def insert_tombstone(self, row: Mapping[str, Any]) -> None: ...
+
+    @abstractmethod
+    def is_empty(self) -> bool: ...
+
+    @abstractmethod
+    def set_meta(self, name: str, value: str) -> None: ...
+
+    @abstractmethod
     def expired(self, now: int, limit: int) -> list[Unit]: ...
 
     @abstractmethod

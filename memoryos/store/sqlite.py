@@ -195,11 +195,38 @@ class SQLiteTransaction(Transaction):
 
     def scope_units(self, user: str | None, assistant: str | None, limit: int) -> list[Unit]:
         """Units of a user (any assistant), an assistant (any user), or one user with one assistant."""
-        clauses = [
-            c for c, v in (("user_scope = ?", user), ("assistant_scope = ?", assistant)) if v is not None
-        ]
-        params = [v for v in (user, assistant) if v is not None]
-        return self._units(" AND ".join(clauses) + " ORDER BY rowid LIMIT ?", (*params, limit))
+        return self.units_page(0, limit, user, assistant)
+
+    def units_page(self, after_rowid: int, limit: int, user: str | None, assistant: str | None) -> list[Unit]:
+        """The next `limit` units after `after_rowid`, optionally of one user and/or one assistant."""
+        return self._units(
+            "rowid > ? AND (? IS NULL OR user_scope = ?) AND (? IS NULL OR assistant_scope = ?)"
+            " ORDER BY rowid LIMIT ?",
+            (after_rowid, user, user, assistant, assistant, limit),
+        )
+
+    def tombstones(self, user: str | None, assistant: str | None) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT memory_id, version, tier, user_scope, assistant_scope, key_hash, reason, at"
+            " FROM tombstones WHERE (? IS NULL OR user_scope = ?) AND (? IS NULL OR assistant_scope = ?)"
+            " ORDER BY at, memory_id",
+            (user, user, assistant, assistant),
+        )
+        names = ("memory_id", "version", "tier", "user_scope", "assistant_scope", "key_hash", "reason", "at")
+        return [dict(zip(names, row, strict=True)) for row in rows]
+
+    def insert_tombstone(self, row: Mapping[str, Any]) -> None:
+        self._conn.execute(
+            "INSERT INTO tombstones VALUES (:memory_id, :version, :tier, :user_scope, :assistant_scope,"
+            " :key_hash, :reason, :at)",
+            dict(row),
+        )
+
+    def is_empty(self) -> bool:
+        return not any(self._one(f"SELECT count(*) FROM {t}") for t in ("units", "segments", "tombstones"))
+
+    def set_meta(self, name: str, value: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
 
     def merge_index(self) -> None:
         """Rewrite the full-text index into one segment, so deleted terms leave the file too."""

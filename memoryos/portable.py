@@ -1,0 +1,169 @@
+"""Export a store (or one scope) to JSONL, and import such a file into a fresh store.
+
+The file replays into a new store with the same ids, versions, validity and lineage. Erased content
+is never in it: only live units are exported, and forgotten ones appear as tombstones (ids, times,
+reason). Export is redacted by default: every span the no-store rule detects is masked, so that a
+family enabled after a memory was stored still keeps it out of the file. The header carries the
+store's scope-pseudonym key so that the importing store finds each scope under the same pseudonyms;
+treat an export like the store itself.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from memoryos.errors import InvalidInput
+from memoryos.policies import nostore
+from memoryos.policies import stm as stm_policy
+from memoryos.scope import ScopeKey
+from memoryos.store.rows import Segment, Unit
+from memoryos.timeutil import from_micros, seconds_to_micros
+from receipts import format_utc, uuid7
+
+if TYPE_CHECKING:
+    from memoryos.memory import Memory
+
+FORMAT = "memoryos.export/1"
+_UNIT_FIELDS = {f.name for f in fields(Unit)} - {"rowid"}
+_SEGMENT_FIELDS = {f.name for f in fields(Segment)}
+_REDACTED = ("body", "proof", "source", "reason")
+BATCH = 1000
+
+
+def export_jsonl(mem: Memory, path: Path, scope: ScopeKey | None, redacted: bool) -> int:
+    """Write the header, every live unit version, the segments and the tombstones; returns lines written."""
+    user, assistant = (None, None) if scope is None else (scope.user, scope.assistant)
+    header = {
+        "format": FORMAT,
+        "storeId": mem.store_id,
+        "sourceVersion": mem.source_version,
+        "redacted": redacted,
+        "scopeKey": mem.store.meta("scope_key"),
+        "scoped": scope is not None,
+    }
+    lines = 0
+    tmp = path.with_name(path.name + ".partial")
+    with open(tmp, "wb") as out:
+        for record in _records(mem, user, assistant, redacted, header):
+            out.write(orjson.dumps(record, option=orjson.OPT_SORT_KEYS) + b"\n")
+            lines += 1
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)  # a reader never sees half an export
+    return lines
+
+
+def _records(
+    mem: Memory, user: str | None, assistant: str | None, redacted: bool, header: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
+    yield header
+    after = 0
+    while True:
+        with mem.store.read() as tx:
+            page = tx.units_page(after, BATCH, user, assistant)
+        for unit in page:
+            yield {"type": "unit", **_unit_record(unit, redacted)}
+        if len(page) < BATCH:
+            break
+        after = page[-1].rowid or after
+    with mem.store.read() as tx:
+        segments = tx.all_segments()
+        tombstones = tx.tombstones(user, assistant)
+    for segment in segments:
+        if user in (None, segment.user_scope) and assistant in (None, segment.assistant_scope):
+            yield {"type": "segment", **{f: getattr(segment, f) for f in _SEGMENT_FIELDS}}
+    for tombstone in tombstones:
+        yield {"type": "tombstone", **tombstone}
+
+
+def _unit_record(unit: Unit, redacted: bool) -> dict[str, Any]:
+    record = {name: getattr(unit, name) for name in _UNIT_FIELDS}
+    record["source_ids"], record["derived_from"] = list(unit.source_ids), list(unit.derived_from)
+    if redacted:
+        for name in _REDACTED:
+            text = record[name]
+            if isinstance(text, str):
+                record[name] = nostore.redact(text, nostore.scan(text))
+    return record
+
+
+def import_jsonl(mem: Memory, path: Path) -> int:
+    """Replay an export into this store, which must be empty; all or nothing. Returns units imported."""
+    lines = list(_read(path))
+    if not lines:
+        raise InvalidInput(f"{path} is empty; nothing was imported")
+    header, body = lines[0][1], lines[1:]
+    if header.get("format") != FORMAT:
+        raise InvalidInput(f"{path} is not a memoryos export ({FORMAT}); nothing was imported")
+    idle = seconds_to_micros(mem.config.stm_idle_seconds)
+    units = 0
+    with mem.store.write("import") as tx:
+        if not tx.is_empty():
+            raise InvalidInput("import into a fresh, empty store: this one already holds memories")
+        scope_key = header.get("scopeKey")
+        if isinstance(scope_key, str):
+            tx.set_meta("scope_key", scope_key)
+        run_id = uuid7()
+        for number, record in body:
+            kind = record.pop("type", None)
+            try:
+                if kind == "unit":
+                    unit = _unit(record)
+                    tx.insert_unit(unit)
+                    tx.emit(_receipt(mem, run_id, unit, idle))
+                    units += 1
+                elif kind == "segment":
+                    tx.put_segment(Segment(**record))
+                elif kind == "tombstone":
+                    tx.insert_tombstone(record)
+                else:
+                    raise ValueError(f"unknown record kind {kind!r}")
+            except (TypeError, ValueError, KeyError) as exc:
+                raise InvalidInput(f"{path}, line {number}: {str(exc)[:200]}; nothing was imported") from None
+    mem.reload_scope_key()
+    return units
+
+
+def _read(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below, errors translated
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}") from None
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                record = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                raise InvalidInput(f"{path}, line {number}: not JSON; nothing was imported") from None
+            if not isinstance(record, dict):
+                raise InvalidInput(f"{path}, line {number}: not a JSON object; nothing was imported")
+            yield number, record
+
+
+def _unit(record: dict[str, Any]) -> Unit:
+    unknown = set(record) - _UNIT_FIELDS
+    if unknown:
+        raise ValueError(f"unknown unit fields {sorted(unknown)}")
+    unit = Unit(**record)
+    return replace(unit, source_ids=tuple(unit.source_ids), derived_from=tuple(unit.derived_from))
+
+
+def _receipt(mem: Memory, run_id: str, unit: Unit, idle: int) -> dict[str, Any]:
+    wait = None
+    if unit.tier == "stm":
+        wait = format_utc(from_micros(stm_policy.wait_until(unit.created_at, idle)))
+    return mem.drafts.about(
+        run_id,
+        "store",
+        unit,
+        toTier=unit.tier,
+        sourcePresent=True,
+        derivedFrom=list(unit.derived_from) or None,
+        waitUntilUtc=wait,
+    )
