@@ -88,9 +88,10 @@ def test_export_then_import_replays_the_same_store(ops: list[Op]) -> None:
             assert snapshot(target) == expected
             for (i, word), record in keys.items():
                 again = target.get(SCOPES[i], word)
-                assert (
-                    (again.body, again.version) == (record.body, record.version) if record else again is None
-                )
+                if record is None:
+                    assert again is None
+                else:
+                    assert again is not None and (again.body, again.version) == (record.body, record.version)
             assert target.check() == []
     finally:
         shutil.rmtree(folder, ignore_errors=True)
