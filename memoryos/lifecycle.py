@@ -77,20 +77,20 @@ class Lifecycle:
         tx.delete_intent(intent.run_id)
         if any(r.get("status") in TERMINAL_STATUSES for r in receipts):
             return  # the run finished; only its bookkeeping was left behind
-        started = receipts[0] if receipts else {}
-        segment = tx.segment(intent.subject_id)
+        if not receipts:
+            log.warning("intent without receipts", run_id=intent.run_id)
+            return
+        started = receipts[0]
         # Nothing was applied (destination and release commit together), so the run is rolled back:
         # the source is still in MTM and a later maintain() distils it afresh under a new run id.
+        present = tx.segment(intent.subject_id) is not None
         tx.emit(
-            self.drafts.base(
+            self.drafts.rollback(
                 intent.run_id,
                 intent.boundary,
-                "failed",
-                started.get("userScope", segment.user_scope if segment else ""),
-                started.get("assistantScope", segment.assistant_scope if segment else ""),
-                fromTier="mtm",
-                toTier="lpm",
-                sourcePresent=segment is not None,
+                started["userScope"],
+                started["assistantScope"],
+                source_present=present,
             )
         )
 
@@ -131,11 +131,11 @@ class Lifecycle:
             with self.store.write("expire") as tx:
                 due = tx.expired(now, BATCH)
                 if due:
-                    run_id = self._erase(tx, due, "ttl", now, boundary="expire")
+                    runs = self._erase(tx, due, "ttl", now, boundary="expire")
                     failpoint("expire.after_delete")
             if not due:
                 break
-            log.info("expired", run_id=run_id, units=len(due))
+            log.info("expired", runs=runs, units=len(due))
             total += len(due)
         if total:
             self.store.scrub()
@@ -146,7 +146,7 @@ class Lifecycle:
         retired_after = seconds_to_micros(self.config.retired_after_days * DAY)
         with self.store.write("decay") as tx:
             changed = 0
-            run_id = ""
+            runs: dict[tuple[str, str], str] = {}  # one run per scope
             for unit in tx.decay_candidates(now - stale_after, 100_000):
                 status = decayed_status(
                     kind=unit.kind or "",
@@ -157,7 +157,7 @@ class Lifecycle:
                     retired_after=retired_after,
                 )
                 if status != unit.status:
-                    run_id = run_id or _run_id()
+                    run_id = runs.setdefault((unit.user_scope, unit.assistant_scope), _run_id())
                     tx.update_unit(unit.rowid or 0, status=status)
                     tx.emit(
                         self.drafts.about(
@@ -218,17 +218,20 @@ class Lifecycle:
         self.store.scrub()
         return total
 
-    def _erase(self, tx: Transaction, units: list[Unit], reason: str, now: int, *, boundary: str) -> str:
-        """Delete content (rows, index entries, derived segment text); keep ids in tombstones."""
-        run_id = _run_id()
+    def _erase(self, tx: Transaction, units: list[Unit], reason: str, now: int, *, boundary: str) -> int:
+        """Delete content (rows, index entries, derived segment text); keep ids in tombstones.
+        One run per scope, so that the receipts of a run never mix scopes. Returns the runs written."""
         tx.delete_units([u.rowid for u in units if u.rowid is not None])
         tx.drop_sources([u.memory_id for u in units])
-        for unit in units:
-            tx.tombstone(unit, None if unit.key is None else self.key_hash(unit.key), reason, now)
-            tx.emit(self.drafts.removal(run_id, boundary, unit, reason))
+        by_scope = _by_scope(units)
+        for group in by_scope.values():
+            run_id = _run_id()
+            for unit in group:
+                tx.tombstone(unit, None if unit.key is None else self.key_hash(unit.key), reason, now)
+                tx.emit(self.drafts.removal(run_id, boundary, unit, reason))
         for segment_id in sorted({u.segment_id for u in units if u.segment_id}):
             self._rederive_segment(tx, segment_id)
-        return run_id
+        return len(by_scope)
 
     @staticmethod
     def _rederive_segment(tx: Transaction, segment_id: str) -> None:
@@ -335,6 +338,13 @@ def _closure(tx: Transaction, roots: list[Unit], scope: ScopeKey) -> list[Unit]:
         frontier = sorted({u.memory_id for u in units} - seen)
         seen.update(frontier)
     return list(found.values())
+
+
+def _by_scope(units: list[Unit]) -> dict[tuple[str, str], list[Unit]]:
+    groups: dict[tuple[str, str], list[Unit]] = {}
+    for unit in units:
+        groups.setdefault((unit.user_scope, unit.assistant_scope), []).append(unit)
+    return groups
 
 
 def _in_scope(units: list[Unit], scope: ScopeKey) -> list[Unit]:

@@ -198,15 +198,8 @@ class Promoter:
                 # The segment changed under the slow work: reconcile by version, never blindly apply.
                 tx.delete_intent(run_id)
                 tx.emit(
-                    self.drafts.base(
-                        run_id,
-                        "mtm_to_lpm",
-                        "failed",
-                        user,
-                        assistant,
-                        fromTier="mtm",
-                        toTier="lpm",
-                        sourcePresent=current is not None,
+                    self.drafts.rollback(
+                        run_id, "mtm_to_lpm", user, assistant, source_present=current is not None
                     )
                 )
                 return 0

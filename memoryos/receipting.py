@@ -50,3 +50,20 @@ class Drafts:
             sourcePresent=False,
             derivedFrom=list(unit.derived_from) or None,
         )
+
+    def rollback(
+        self, run_id: str, boundary: str, user: str, assistant: str, *, source_present: bool
+    ) -> dict[str, Any]:
+        """A run that applied nothing ends `failed`. It released nothing either: `sourcePresent` is
+        stated only while the source still exists; a source gone meanwhile left its own receipts
+        (evict, forget), so claiming its absence here would read as a release."""
+        return self.base(
+            run_id,
+            boundary,
+            "failed",
+            user,
+            assistant,
+            fromTier="mtm",
+            toTier="lpm",
+            sourcePresent=True if source_present else None,
+        )

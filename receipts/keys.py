@@ -10,14 +10,26 @@ KEY_BYTES = 32
 
 
 def create_key_file(path: Path) -> bytes:
-    """Create a new key file atomically with mode 0600; refuse to overwrite an existing one."""
+    """Create a new key file with mode 0600, atomically: a crash leaves either no key file or a
+    complete one, never an empty one. Refuses to overwrite an existing key."""
+    path = Path(path)
     key = secrets.token_bytes(KEY_BYTES)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.write(fd, key.hex().encode() + b"\n")
         os.fsync(fd)
     finally:
         os.close(fd)
+    try:
+        os.link(tmp, path)  # fails if the key exists: never replaces one
+    finally:
+        os.unlink(tmp)
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
     return key
 
 

@@ -302,6 +302,27 @@ class TestStore:
             assert mem.maintain().distilled_segments == 1  # retried afresh under a new run
             assert mem.check() == []
 
+    def test_a_rollback_after_its_segment_was_evicted_claims_no_release(
+        self, db: Path, clock: FakeClock, alice: memoryos.Scope
+    ) -> None:
+        import memoryos.failpoints as fp
+
+        with memoryos.open(db, clock=clock, stm_capacity=3, mtm_capacity=1, heat_threshold=3) as mem:
+            fp.arm("mtm_to_lpm.after_intent=1*raise")
+            try:
+                with pytest.raises(memoryos.InjectedFault):
+                    for i in range(3):
+                        mem.remember(alice, f"espresso grinder beans crema {i}")
+            finally:
+                fp.arm("")
+            for i in range(3):  # another topic: the hot segment is evicted, with evict receipts
+                mem.remember(alice, f"train tickets berlin platform {i}")
+        clock.advance(minutes=10)
+        with memoryos.open(db, clock=clock, stm_capacity=3, mtm_capacity=1, heat_threshold=3) as mem:
+            assert mem.recovered == 1
+        failed = [r for r in outbox(db) if r["status"] == "failed"]
+        assert len(failed) == 1 and "sourcePresent" not in failed[0]
+
     def test_receipts_export_is_at_least_once_with_a_durable_cursor(
         self, mem: memoryos.Memory, alice: memoryos.Scope, tmp_path: Path
     ) -> None:

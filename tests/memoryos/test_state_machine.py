@@ -61,8 +61,12 @@ class MemoryMachine(RuleBasedStateMachine):
 
     @rule(scope=st.integers(0, 2), key=st.sampled_from(["a", "b"]), body=st.sampled_from(["x", "y"]))
     def put(self, scope: int, key: str, body: str) -> None:
-        self.mem.put(SCOPES[scope], key, f"value {body}")
+        self.mem.put(SCOPES[scope], key, f"value {body}", kind="decision")
         self.keys[(scope, key)] = f"value {body}"
+
+    @rule(scope=st.integers(0, 2))
+    def put_short_lived(self, scope: int) -> None:
+        self.mem.put(SCOPES[scope], "short", "short lived note", ttl=60)
 
     @rule(scope=st.integers(0, 2), word=st.sampled_from(WORDS))
     def recall(self, scope: int, word: str) -> None:
@@ -76,9 +80,9 @@ class MemoryMachine(RuleBasedStateMachine):
         record = self.mem.get(SCOPES[scope], key)
         assert (record.body if record else None) == self.keys.get((scope, key))
 
-    @rule(minutes=st.integers(0, 120))
-    def maintain(self, minutes: int) -> None:
-        self.clock.now += timedelta(minutes=minutes)
+    @rule(minutes=st.integers(0, 120), days=st.sampled_from([0, 0, 100, 200]))
+    def maintain(self, minutes: int, days: int) -> None:
+        self.clock.now += timedelta(minutes=minutes, days=days)
         self.mem.maintain()
 
     @precondition(lambda self: True)
@@ -121,6 +125,13 @@ class MemoryMachine(RuleBasedStateMachine):
         promoted = Counter(r["derivedFrom"][0] for r in receipts if r["boundary"] == "stm_to_mtm")
         assert all(n == 1 for n in promoted.values())
         assert [r["seq"] for r in receipts] == list(range(1, len(receipts) + 1))
+
+    @invariant()
+    def no_run_mixes_scopes(self) -> None:
+        scopes: dict[str, set[tuple[object, object]]] = {}
+        for receipt in self._receipts():
+            scopes.setdefault(receipt["runId"], set()).add((receipt["userScope"], receipt["assistantScope"]))
+        assert all(len(s) == 1 for s in scopes.values())
 
     @invariant()
     def check_is_clean(self) -> None:
