@@ -216,6 +216,8 @@ class Memory:
         views = [stm_policy.StmTurn(t.memory_id, t.created_at) for t in turns]
         chosen = {t.memory_id for t in stm_policy.overflow(views, self.config.stm_capacity)}
         outcome = self.promoter.promote_turns([t for t in turns if t.memory_id in chosen], now)
+        if not self.promoter.summarizer.inline:
+            return  # a model never runs on the request path: maintain(), a background thread or a worker does
         for segment in self.promoter.hot_segments(now, outcome.segments):
             self.promoter.distill(segment, now)
 

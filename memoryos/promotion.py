@@ -169,7 +169,10 @@ class Promoter:
             if current is None or segment_heat(self.config, current, now) < self.config.heat_threshold:
                 return 0  # cooled down or evicted since it was chosen: nothing to do
             pages = tx.pages(current.segment_id)
-            tx.insert_intent(Intent(run_id, "mtm_to_lpm", current.segment_id, current.version, OWNER, now))
+            if not tx.insert_intent(
+                Intent(run_id, "mtm_to_lpm", current.segment_id, current.version, OWNER, now)
+            ):
+                return 0  # another worker claimed this segment first
             tx.emit(
                 self.drafts.base(
                     run_id,
@@ -193,10 +196,11 @@ class Promoter:
     def _commit_distilled(self, run_id: str, expected: Segment, distilled: list[Distilled], now: int) -> int:
         user, assistant = expected.user_scope, expected.assistant_scope
         with self.store.write("mtm_to_lpm") as tx:
+            if not tx.delete_intent(run_id):
+                return 0  # recovery reconciled this run while the work was slow: its verdict stands
             current = tx.segment(expected.segment_id)
             if current is None or current.version != expected.version:
                 # The segment changed under the slow work: reconcile by version, never blindly apply.
-                tx.delete_intent(run_id)
                 tx.emit(
                     self.drafts.rollback(
                         run_id, "mtm_to_lpm", user, assistant, source_present=current is not None
@@ -206,7 +210,7 @@ class Promoter:
             written = [
                 self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now) for d in distilled
             ]
-            for unit, derived in written:
+            for (unit, derived), item in zip(written, distilled, strict=True):
                 tx.emit(
                     self.drafts.about(
                         run_id,
@@ -216,13 +220,13 @@ class Promoter:
                         toTier="lpm",
                         derivedFrom=list(derived),
                         sourcePresent=True,
+                        degraded=True if item.degraded else None,
                     )
                 )
             failpoint("mtm_to_lpm.after_records")
             for list_name in sorted({d.list_name for d in distilled}):
                 self._evict_list(tx, run_id, user, assistant, list_name)
             tx.put_segment(replace(current, visits=0, interactions=0, last_visit_at=now))
-            tx.delete_intent(run_id)
             if not written:
                 tx.emit(
                     self.drafts.base(
@@ -263,7 +267,7 @@ class Promoter:
             source_ids=item.source_ids,
             derived_from=item.derived_from,
             content_hash=digest,
-            kind="semantic" if item.list_name != "profile" else "fact",
+            kind=item.kind or ("fact" if item.list_name == "profile" else "semantic"),
         )
         tx.insert_unit(unit)
         return unit, item.derived_from

@@ -34,9 +34,16 @@ class Distilled:
     body: str
     derived_from: tuple[str, ...]  # page refs
     source_ids: tuple[str, ...]  # turn ids
+    kind: str | None = None  # an extraction kind (semantic, episodic, procedural, taxonomic) if known
+    degraded: bool = False  # produced by a fallback path (e.g. no model reachable)
 
 
 class Summarizer(Protocol):
+    """Distils a segment's pages into LPM records. `inline` says whether it is cheap enough to run
+    on the request path; a model-backed summarizer is not, and runs only in maintain() or a worker."""
+
+    inline: bool
+
     def distill(self, pages: Sequence[PageView]) -> list[Distilled]: ...
 
 
@@ -51,6 +58,8 @@ def _record(list_name: str, body: str, pages: Sequence[PageView]) -> Distilled:
 
 class ExtractiveSummarizer:
     """Profile facts are first-person sentences; knowledge is a keyword-ranked extract per role."""
+
+    inline = True
 
     def distill(self, pages: Sequence[PageView]) -> list[Distilled]:
         out: list[Distilled] = []

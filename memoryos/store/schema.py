@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -113,6 +113,13 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         ) STRICT;
         CREATE INDEX receipt_outbox_run ON receipt_outbox (run_id);
         CREATE TABLE export_cursors (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) STRICT;
+        """,
+    ),
+    (
+        # Several workers may find the same hot segment: the first to commit its intent claims it.
+        "0002_one_open_intent_per_subject",
+        """
+        CREATE UNIQUE INDEX intents_subject ON intents (subject_id);
         """,
     ),
 )

@@ -339,9 +339,10 @@ class SQLiteTransaction(Transaction):
         )
 
     # -- intents, tombstones, meta --------------------------------------------------------------
-    def insert_intent(self, intent: Intent) -> None:
-        self._conn.execute(
-            "INSERT INTO intents VALUES (?, ?, ?, ?, ?, ?)",
+    def insert_intent(self, intent: Intent) -> bool:
+        """Claim the intent's subject; False when another run already holds an open intent on it."""
+        cursor = self._conn.execute(
+            "INSERT OR IGNORE INTO intents VALUES (?, ?, ?, ?, ?, ?)",
             (
                 intent.run_id,
                 intent.boundary,
@@ -351,9 +352,11 @@ class SQLiteTransaction(Transaction):
                 intent.started_at,
             ),
         )
+        return cursor.rowcount == 1
 
-    def delete_intent(self, run_id: str) -> None:
-        self._conn.execute("DELETE FROM intents WHERE run_id = ?", (run_id,))
+    def delete_intent(self, run_id: str) -> bool:
+        """Release an intent; False when it was no longer there (recovery reconciled it meanwhile)."""
+        return self._conn.execute("DELETE FROM intents WHERE run_id = ?", (run_id,)).rowcount == 1
 
     def intents(self) -> list[Intent]:
         return [Intent(*r) for r in self._conn.execute("SELECT * FROM intents ORDER BY started_at")]
