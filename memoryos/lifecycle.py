@@ -25,6 +25,7 @@ from memoryos.scope import ScopeKey
 from memoryos.settings import Config
 from memoryos.store.base import Store, Transaction
 from memoryos.store.rows import Intent, Unit
+from memoryos.telemetry import spanned
 from memoryos.timeutil import seconds_to_micros
 from receipts import ZERO_HASH, append_jsonl, link_hash, parse_line
 from receipts.model import TERMINAL_STATUSES
@@ -56,8 +57,10 @@ class Lifecycle:
         self.config = config
         self.drafts = drafts
         self.promoter = promoter
+        self.telemetry = promoter.telemetry
 
     # -- recovery -----------------------------------------------------------------------------------
+    @spanned("recovery")
     def recover(self, now: int) -> int:
         """Reconcile intents whose owner died (or outlived the grace period) by run id and version."""
         failpoint("recovery.begin")
@@ -69,6 +72,7 @@ class Lifecycle:
             failpoint("recovery.after_reconcile")
         if stale:
             log.info("recovered", intents=len(stale))
+            self.telemetry.count("promotions", len(stale), boundary="mtm_to_lpm", status="failed")
         return len(stale)
 
     def _reconcile(self, tx: Transaction, intent: Intent) -> None:
@@ -125,6 +129,7 @@ class Lifecycle:
             touched.extend(outcome.segments)
         return promoted, evicted, touched
 
+    @spanned("expiry")
     def _expire(self, now: int) -> int:
         total = 0
         while True:
@@ -139,8 +144,10 @@ class Lifecycle:
             total += len(due)
         if total:
             self.store.scrub()
+            self.telemetry.count("expiries", total)
         return total
 
+    @spanned("decay")
     def _decay(self, now: int) -> int:
         stale_after = seconds_to_micros(self.config.stale_after_days * DAY)
         retired_after = seconds_to_micros(self.config.retired_after_days * DAY)
@@ -170,6 +177,7 @@ class Lifecycle:
                         )
                     )
                     changed += 1
+        self.telemetry.count("decays", changed)
         return changed
 
     def touch(self, unit: Unit, now: int) -> Unit:

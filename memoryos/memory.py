@@ -33,6 +33,8 @@ from memoryos.settings import Config, from_environment
 from memoryos.store.base import Transaction
 from memoryos.store.rows import Unit
 from memoryos.store.sqlite import SQLiteStore
+from memoryos.telemetry import AttributeValue, Telemetry, traced
+from memoryos.telemetry import from_environment as telemetry_from_environment
 from memoryos.timeutil import Clock, from_micros, seconds_to_micros, system_clock, to_micros
 from receipts import create_key_file, format_utc, read_key_file, uuid7
 
@@ -54,6 +56,7 @@ def open(
     clock: Clock | None = None,
     config: Config | None = None,
     summarizer: Summarizer | None = None,
+    telemetry: Telemetry | None = None,
     **overrides: Any,
 ) -> Memory:
     """Open (or create) a store file. Recovery of interrupted promotions runs before it returns."""
@@ -62,13 +65,35 @@ def open(
     resolved = from_environment() if config is None else config
     if overrides:
         resolved = resolved.with_overrides(**overrides)
-    return Memory(Path(path), resolved, clock or system_clock, summarizer or ExtractiveSummarizer())
+    return Memory(
+        Path(path), resolved, clock or system_clock, summarizer or ExtractiveSummarizer(), telemetry
+    )
+
+
+def _describe(result: object) -> dict[str, AttributeValue]:
+    """Content-free span attributes of an operation's result: an id or a count, never text."""
+    if isinstance(result, Stored):
+        return {"record_id": result.memory_id, "record_count": 1}
+    if isinstance(result, Recall):
+        return {"record_count": len(result.hits)}
+    if isinstance(result, Record):
+        return {"record_id": result.memory_id, "record_count": 1}
+    if isinstance(result, int):
+        return {"record_count": result}
+    return {"record_count": 0}
 
 
 class Memory:
     """A tiered memory on one store file. Not fork-safe: open it again in a child process."""
 
-    def __init__(self, path: Path, config: Config, clock: Clock, summarizer: Summarizer) -> None:
+    def __init__(
+        self,
+        path: Path,
+        config: Config,
+        clock: Clock,
+        summarizer: Summarizer,
+        telemetry: Telemetry | None = None,
+    ) -> None:
         self.path = path
         self.config = config
         self._clock = clock
@@ -86,11 +111,14 @@ class Memory:
             self.store.close()
             raise
         self.source_version = f"memoryos/{__version__}+{config.fingerprint()}"
+        self.telemetry = telemetry or telemetry_from_environment(self.store_id, os.environ)
         self.drafts = Drafts(self.source_version)
         self._scopes = Pseudonymizer(bytes.fromhex(scope_key), config.max_scope_id_chars)
-        self.promoter = Promoter(self.store, config, self.drafts, summarizer)
+        self.promoter = Promoter(self.store, config, self.drafts, summarizer, self.telemetry)
         self.lifecycle = Lifecycle(self.store, config, self.drafts, self.promoter, self._key_hash)
         self.recovered = self.lifecycle.recover(self._now())
+        if self.telemetry.enabled:
+            self.telemetry.watch(self._gauges)
 
     def _receipt_key(self) -> bytes:
         key_file = key_path_for(self.path)
@@ -132,6 +160,7 @@ class Memory:
                 self.drafts.base(uuid7(), "reject", "committed", scope.user, scope.assistant, reason=reason)
             )
         log.info("rejected", boundary="reject", reason=reason)
+        self.telemetry.count("rejections", reason=reason)
         raise Rejected(reason)
 
     def _screen_optional(self, scope: ScopeKey, text: str | None) -> str | None:
@@ -152,6 +181,7 @@ class Memory:
         return begins, ends
 
     # -- STM ---------------------------------------------------------------------------------------
+    @traced("upsert_memory", _describe)
     def remember(
         self,
         scope: Scope,
@@ -222,6 +252,7 @@ class Memory:
             self.promoter.distill(segment, now)
 
     # -- typed drawer ------------------------------------------------------------------------------
+    @traced("upsert_memory", _describe)
     def put(
         self,
         scope: Scope,
@@ -307,6 +338,7 @@ class Memory:
             current.rowid or 0, status="superseded", valid_until=max(closes, current.valid_from + 1)
         )
 
+    @traced("search_memory", _describe)
     def get(self, scope: Scope, key: str, *, as_of: datetime | None = None) -> Record | None:
         """The version of `key` valid at `as_of` (default now), or None. Revives a stale record."""
         sk = self._scope(scope)
@@ -327,6 +359,7 @@ class Memory:
         with self.store.read() as tx:
             return [_record(u) for u in tx.key_versions(sk.user, sk.assistant, validation.key(key))]
 
+    @traced("upsert_memory", _describe)
     def correct(
         self,
         scope: Scope,
@@ -388,6 +421,7 @@ class Memory:
             )
         return Stored(unit.memory_id, unit.version, run_id)
 
+    @traced("delete_memory", _describe)
     def forget(self, scope: Scope, key_or_id: str, *, reason: str = "user request") -> int:
         """Erase a key or memory id, and everything derived from it, from every tier.
 
@@ -399,6 +433,7 @@ class Memory:
         code = _reason_code(reason)
         return self.lifecycle.forget(sk, target, code, self._now())
 
+    @traced("delete_memory", _describe)
     def forget_scope(
         self, *, user: str | None = None, assistant: str | None = None, reason: str = "user request"
     ) -> int:
@@ -422,6 +457,7 @@ class Memory:
         return self.lifecycle.forget_scope(pseudo_user, pseudo_assistant, _reason_code(reason), self._now())
 
     # -- retrieval ---------------------------------------------------------------------------------
+    @traced("search_memory", _describe, metric="recall.duration")
     def recall(
         self, scope: Scope, query: str, *, k: int = 5, as_of: datetime | None = None, explain: bool = False
     ) -> Recall:
@@ -515,7 +551,15 @@ class Memory:
         self._live()
         return self.lifecycle.status(self._now(), top)
 
+    def _gauges(self) -> dict[str, dict[str, int]]:
+        """Observable gauges: tier occupancy and outbox lag (read when the metrics are exported)."""
+        if self.store.closed:
+            return {}
+        status = self.lifecycle.status(self._now(), 0)
+        return {"occupancy": dict(status["tiers"]), "outbox_lag": {"receipts": status["outbox"]["lag"]}}
+
     def close(self) -> None:
+        self.telemetry.shutdown()
         self.store.close()
 
     def __enter__(self) -> Memory:

@@ -25,6 +25,7 @@ from memoryos.receipting import Drafts
 from memoryos.settings import Config
 from memoryos.store.base import Store, Transaction
 from memoryos.store.rows import Intent, Segment, Unit
+from memoryos.telemetry import Telemetry, spanned
 from receipts import uuid7
 
 log = get_logger()
@@ -55,13 +56,17 @@ def content_hash(text: str) -> str:
 
 
 class Promoter:
-    def __init__(self, store: Store, config: Config, drafts: Drafts, summarizer: Summarizer) -> None:
+    def __init__(
+        self, store: Store, config: Config, drafts: Drafts, summarizer: Summarizer, telemetry: Telemetry
+    ) -> None:
         self.store = store
+        self.telemetry = telemetry
         self.config = config
         self.drafts = drafts
         self.summarizer = summarizer
 
     # -- STM -> MTM -----------------------------------------------------------------------------
+    @spanned("promotion", metric="promotion.duration", boundary="stm_to_mtm")
     def promote_turns(self, turns: Sequence[Unit], now: int) -> StmOutcome:
         """Move these STM turns (one scope, oldest first) into MTM pages in a single transaction."""
         if not turns:
@@ -99,6 +104,8 @@ class Promoter:
             failpoint("stm_to_mtm.after_receipts")
         failpoint("stm_to_mtm.after_commit")
         log.info("promoted", boundary="stm_to_mtm", run_id=run_id, turns=len(turns), evicted=evicted)
+        self.telemetry.count("promotions", len(turns), boundary="stm_to_mtm", status="committed")
+        self.telemetry.count("evictions", evicted, tier="mtm")
         return StmOutcome(len(turns), tuple(dict.fromkeys(touched)), evicted)
 
     def _page_for(
@@ -161,6 +168,7 @@ class Promoter:
         threshold = self.config.heat_threshold
         return [s for s in candidates if s is not None and segment_heat(self.config, s, now) >= threshold]
 
+    @spanned("promotion", metric="promotion.duration", boundary="mtm_to_lpm")
     def distill(self, segment: Segment, now: int) -> int:
         """Distil one hot segment into LPM records; returns the number of records written."""
         run_id = uuid7()
@@ -242,6 +250,7 @@ class Promoter:
                 )
         failpoint("mtm_to_lpm.after_commit")
         log.info("promoted", boundary="mtm_to_lpm", run_id=run_id, records=len(written))
+        self.telemetry.count("promotions", len(written), boundary="mtm_to_lpm", status="committed")
         return len(written)
 
     def _write_record(
@@ -280,6 +289,7 @@ class Promoter:
             tx.delete_units([record.rowid or 0])
             tx.emit(self.drafts.removal(run_id, "evict", record, "capacity"))
             failpoint("lpm_evict.after_delete")
+            self.telemetry.count("evictions", 1, tier="lpm")
 
 
 __all__ = ["Promoter", "Reconcile", "StmOutcome", "content_hash", "segment_heat"]

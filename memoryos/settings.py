@@ -23,6 +23,17 @@ ENV_FAILPOINTS = "MEMORYOS_FAILPOINTS"
 #: "full" (default) or "normal": see Config.durability.
 ENV_DURABILITY = "MEMORYOS_DURABILITY"
 
+#: "otlp" turns on OpenTelemetry traces and metrics, exported as the standard OTEL_* variables say.
+ENV_TELEMETRY = "MEMORYOS_TELEMETRY"
+#: OpenAI-compatible chat-completions base URL (e.g. http://127.0.0.1:8080/v1); unset: no model.
+ENV_LLM_URL = "MEMORYOS_LLM_URL"
+#: The model name sent to that endpoint.
+ENV_LLM_MODEL = "MEMORYOS_LLM_MODEL"
+#: The API key for that endpoint; never logged.
+ENV_LLM_API_KEY = "MEMORYOS_LLM_API_KEY"
+#: Seconds before a model call times out (default 10).
+ENV_LLM_TIMEOUT = "MEMORYOS_LLM_TIMEOUT"
+
 DEFAULT_DB = "memoryos.db"
 Durability = Literal["full", "normal"]
 NoStoreMode = Literal["reject", "redact"]
