@@ -19,13 +19,14 @@ from memoryos.errors import (
     StoreVersionError,
 )
 from memoryos.memory import Memory, __version__, open
-from memoryos.model import Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
+from memoryos.model import Context, Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
 from memoryos.scope import Scope
 from memoryos.settings import Config
 
 __all__ = [
     "Config",
     "ConfigError",
+    "Context",
     "Excluded",
     "Finding",
     "Hit",

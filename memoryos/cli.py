@@ -10,12 +10,13 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import orjson
 
 import memoryos
-from memoryos.settings import default_db_path
+from memoryos.settings import default_db_path, from_environment
 
 EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
     (memoryos.Rejected, 3),
@@ -69,7 +70,25 @@ def _scope(args: argparse.Namespace) -> memoryos.Scope:
 
 
 def _open(args: argparse.Namespace) -> memoryos.Memory:
-    return memoryos.open(args.db)
+    return memoryos.open(args.db, config=_config(args.config))
+
+
+def _config(path: str | None) -> memoryos.Config | None:
+    """--config FILE: a JSON object of Config fields over the defaults (environment < file)."""
+    if path is None:
+        return None
+    try:
+        fields = orjson.loads(Path(path).read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise memoryos.InvalidInput(f"cannot read the config file {path}: {exc}") from None
+    if not isinstance(fields, dict):
+        raise memoryos.InvalidInput(f"{path} must hold a JSON object of memoryos.Config fields")
+    if isinstance(fields.get("no_store_families"), list):
+        fields["no_store_families"] = frozenset(fields["no_store_families"])
+    try:
+        return from_environment().with_overrides(**fields)
+    except TypeError as exc:
+        raise memoryos.ConfigError(f"{path}: {exc}") from None
 
 
 def cmd_init(args: argparse.Namespace) -> Any:
@@ -139,6 +158,32 @@ def cmd_export_memories(args: argparse.Namespace) -> Any:
 def cmd_import(args: argparse.Namespace) -> Any:
     with _open(args) as mem:
         return {"units": mem.import_jsonl(args.jsonl)}
+
+
+def cmd_worker(args: argparse.Namespace) -> Any:
+    """Promote, distil and expire until interrupted: several workers on one store are safe."""
+    import time
+
+    passes = 0
+    with _open(args) as mem:
+        while True:
+            done = mem.maintain()
+            passes += 1
+            if args.once or (args.passes and passes >= args.passes):
+                return done
+            try:
+                time.sleep(args.interval)
+            except KeyboardInterrupt:
+                return done
+
+
+def cmd_mcp(args: argparse.Namespace) -> Any:
+    try:
+        from memoryos.mcp_server import serve
+    except ImportError:
+        raise memoryos.InvalidInput("the MCP server needs the MCP SDK: pip install 'memoryos[mcp]'") from None
+    serve(args.db, args.user, args.assistant, args.session)
+    return None
 
 
 def cmd_maintain(args: argparse.Namespace) -> Any:
@@ -287,6 +332,27 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
     ),
     ("maintain", cmd_maintain, "Run due promotions, expiry and decay now.", False, ()),
     (
+        "mcp",
+        cmd_mcp,
+        "Serve this store to an agent over MCP (stdio); the scope is fixed here, at launch.",
+        True,
+        (),
+    ),
+    (
+        "worker",
+        cmd_worker,
+        "Run maintain() in a loop: model work off the agent's request path.",
+        False,
+        (
+            (("--interval",), {"type": float, "default": 5.0, "help": "seconds between passes (default 5)"}),
+            (("--once",), {"action": "store_true", "help": "one pass, then exit"}),
+            (
+                ("--passes",),
+                {"type": int, "default": 0, "help": "stop after this many passes (0: run until ^C)"},
+            ),
+        ),
+    ),
+    (
         "status",
         cmd_status,
         "Tier occupancy, hottest segments and receipt outbox lag.",
@@ -308,6 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", default=default_db_path(), help="store file (default: $MEMORYOS_DB, else ./memoryos.db)"
     )
     common.add_argument("--table", action="store_true", help="print a table for people instead of JSON")
+    common.add_argument("--config", help="a JSON file of memoryos.Config fields (capacities, windows, ...)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, func, text, scoped, arguments in COMMANDS:
         _command(sub, common, name, func, text, arguments=(*(SCOPE_ARGS if scoped else ()), *arguments))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import threading
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -20,7 +21,7 @@ from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, Sto
 from memoryos.failpoints import failpoint
 from memoryos.lifecycle import Lifecycle
 from memoryos.logs import get_logger
-from memoryos.model import Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
+from memoryos.model import Context, Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
 from memoryos.policies import nostore
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.distill import ExtractiveSummarizer, Summarizer
@@ -57,6 +58,7 @@ def open(
     config: Config | None = None,
     summarizer: Summarizer | None = None,
     telemetry: Telemetry | None = None,
+    background: bool = False,
     **overrides: Any,
 ) -> Memory:
     """Open (or create) a store file. Recovery of interrupted promotions runs before it returns."""
@@ -65,9 +67,12 @@ def open(
     resolved = from_environment() if config is None else config
     if overrides:
         resolved = resolved.with_overrides(**overrides)
-    return Memory(
+    memory = Memory(
         Path(path), resolved, clock or system_clock, summarizer or ExtractiveSummarizer(), telemetry
     )
+    if background:
+        memory.start_background()
+    return memory
 
 
 def _describe(result: object) -> dict[str, AttributeValue]:
@@ -76,6 +81,8 @@ def _describe(result: object) -> dict[str, AttributeValue]:
         return {"record_id": result.memory_id, "record_count": 1}
     if isinstance(result, Recall):
         return {"record_count": len(result.hits)}
+    if isinstance(result, Context):
+        return {"record_count": len(result.refs)}
     if isinstance(result, Record):
         return {"record_id": result.memory_id, "record_count": 1}
     if isinstance(result, int):
@@ -97,6 +104,8 @@ class Memory:
         self.path = path
         self.config = config
         self._clock = clock
+        self._background: threading.Thread | None = None
+        self._stop = threading.Event()
         self.store = SQLiteStore(
             path, durability=config.durability, busy_timeout_ms=config.busy_timeout_ms, clock=clock
         )
@@ -247,7 +256,7 @@ class Memory:
         chosen = {t.memory_id for t in stm_policy.overflow(views, self.config.stm_capacity)}
         outcome = self.promoter.promote_turns([t for t in turns if t.memory_id in chosen], now)
         if not self.promoter.summarizer.inline:
-            return  # a model never runs on the request path: maintain(), a background thread or a worker does
+            return  # a model never runs on the request path: maintain(), the background or a worker does
         for segment in self.promoter.hot_segments(now, outcome.segments):
             self.promoter.distill(segment, now)
 
@@ -469,18 +478,57 @@ class Memory:
         moment = now if as_of is None else to_micros(as_of, "as_of")
         match = fts_query(query)
         found = [] if match is None else self.store.search(match, sk.user, sk.assistant, moment, k)
-        run_id = uuid7()
-        with self.store.write("retrieve", durable=False) as tx:
-            tx.visit_segments(sorted({h.unit.segment_id for h in found if h.unit.segment_id}), now)
-            for hit in found:
-                tx.emit(self.drafts.about(run_id, "retrieve", hit.unit, fromTier=hit.unit.tier))
-            if not found:
-                tx.emit(self.drafts.base(run_id, "retrieve", "committed", sk.user, sk.assistant))
+        run_id = self._retrieved(sk, [h.unit for h in found], now)
         hits = [_hit(h.unit, h.score) for h in found]
         excluded = (
             self.lifecycle.explain(match, sk, moment, {h.ref for h in hits}) if explain and match else []
         )
         return Recall(run_id, hits, excluded)
+
+    def _retrieved(self, sk: ScopeKey, units: Sequence[Unit], now: int) -> str:
+        """One retrieve run: receipts for every unit handed out, and visits for their segments."""
+        run_id = uuid7()
+        with self.store.write("retrieve", durable=False) as tx:
+            tx.visit_segments(sorted({u.segment_id for u in units if u.segment_id}), now)
+            for unit in units:
+                tx.emit(self.drafts.about(run_id, "retrieve", unit, fromTier=unit.tier))
+            if not units:
+                tx.emit(self.drafts.base(run_id, "retrieve", "committed", sk.user, sk.assistant))
+        return run_id
+
+    @traced("search_memory", _describe)
+    def context(self, scope: Scope, query: str, *, budget_tokens: int = 1000, k: int = 20) -> Context:
+        """The memory block for a prompt: drawer records whose key the query names, then the best
+        recalled memories, whole items only, within `budget_tokens` (about 4 characters a token).
+        Every item in it is receipted as retrieved under `run_id`, so pass `refs` to generated()."""
+        sk = self._scope(scope)
+        query = validation.text(query, "query", self.config.max_text_bytes)
+        budget = validation.positive_int(budget_tokens, "budget_tokens", 10_000_000)
+        k = validation.positive_int(k, "k", MAX_K)
+        now = self._now()
+        with self.store.read() as tx:
+            named = [
+                _valid_at(tx.key_versions(sk.user, sk.assistant, key), now)
+                for key in tx.drawer_keys(sk.user, sk.assistant, 10_000)
+                if key.lower() in query.lower()
+            ]
+        match = fts_query(query)
+        recalled = (
+            [] if match is None else [h.unit for h in self.store.search(match, sk.user, sk.assistant, now, k)]
+        )
+        chosen: list[Unit] = []
+        lines: list[str] = []
+        used = 0
+        for unit in [u for u in named if u is not None and u.status != "retired"] + recalled:
+            line = f"[{unit.key}] {unit.body}" if unit.key else f"- {unit.body}"
+            cost = -(-len(line) // 4)
+            if unit.ref in {c.ref for c in chosen} or used + cost > budget:
+                continue
+            chosen.append(unit)
+            lines.append(line)
+            used += cost
+        run_id = self._retrieved(sk, chosen, now)
+        return Context(run_id, "\n".join(lines), [u.ref for u in chosen], used)
 
     def generated(
         self, scope: Scope, run_id: str, *, depends_on: Sequence[str], outcome: str | None = None
@@ -551,6 +599,26 @@ class Memory:
         self._live()
         return self.lifecycle.status(self._now(), top)
 
+    def start_background(self) -> None:
+        """Run maintain() every `background_interval_seconds` on a daemon thread until close():
+        model-backed distillation then happens off the request path, in this process."""
+        if self._background is not None:
+            return
+        self._stop = threading.Event()
+        self._background = threading.Thread(
+            target=self._maintain_forever, name="memoryos-maintain", daemon=True
+        )
+        self._background.start()
+
+    def _maintain_forever(self) -> None:
+        while not self._stop.wait(self.config.background_interval_seconds):
+            try:
+                self.maintain()
+            except StoreClosed:
+                return
+            except MemoryOSError as exc:  # keep going: the next pass retries; never crash the host
+                log.warning("background maintain failed", error=type(exc).__name__)
+
     def _gauges(self) -> dict[str, dict[str, int]]:
         """Observable gauges: tier occupancy and outbox lag (read when the metrics are exported)."""
         if self.store.closed:
@@ -559,6 +627,10 @@ class Memory:
         return {"occupancy": dict(status["tiers"]), "outbox_lag": {"receipts": status["outbox"]["lag"]}}
 
     def close(self) -> None:
+        if self._background is not None:
+            self._stop.set()
+            self._background.join()
+            self._background = None
         self.telemetry.shutdown()
         self.store.close()
 

@@ -90,3 +90,13 @@ class Finding:
 
     code: str
     detail: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """A prompt block for one turn, and the refs to pass to `generated(depends_on=...)`."""
+
+    run_id: str
+    text: str
+    refs: list[str]
+    tokens: int

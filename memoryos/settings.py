@@ -64,6 +64,7 @@ class Config:
     max_scope_id_chars: int = 256
     busy_timeout_ms: int = 5000
     intent_grace_seconds: float = 300.0
+    background_interval_seconds: float = 5.0
     stale_after_days: float = 90.0
     retired_after_days: float = 180.0
 

@@ -39,6 +39,9 @@ class Transaction(ABC):
     def list_record(self, user: str, assistant: str, list_name: str, digest: str) -> Unit | None: ...
 
     @abstractmethod
+    def drawer_keys(self, user: str, assistant: str, limit: int) -> list[str]: ...
+
+    @abstractmethod
     def key_versions(self, user: str, assistant: str, key: str) -> list[Unit]: ...
 
     @abstractmethod

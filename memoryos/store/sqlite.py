@@ -176,6 +176,17 @@ class SQLiteTransaction(Transaction):
         )
         return found[0] if found else None
 
+    def drawer_keys(self, user: str, assistant: str, limit: int) -> list[str]:
+        return [
+            r[0]
+            for r in self._conn.execute(
+                "SELECT DISTINCT key FROM units"
+                " WHERE user_scope = ? AND assistant_scope = ? AND key IS NOT NULL"
+                " ORDER BY key LIMIT ?",
+                (user, assistant, limit),
+            )
+        ]
+
     def key_versions(self, user: str, assistant: str, key: str) -> list[Unit]:
         return self._units(
             "user_scope = ? AND assistant_scope = ? AND key = ? ORDER BY version", (user, assistant, key)

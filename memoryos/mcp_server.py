@@ -1,0 +1,416 @@
+"""The MCP server (`memoryos mcp`, extra `memoryos[mcp]`): one store and one scope over stdio.
+
+The host fixes the scope at launch. No tool takes a user, assistant, session or scope argument,
+every input schema forbids additional properties, and a call that carries one anyway is refused
+before the store is touched: a model cannot name its way into another user's or assistant's memory.
+
+Built on the SDK's low-level `Server` rather than `MCPServer` because the latter silently ignores
+unknown arguments; here each tool's arguments are a pydantic model with `extra="forbid"`, which
+both publishes `additionalProperties: false` and enforces it.
+
+Memory calls run on the event loop thread: they are synchronous, short and have no await point, so
+concurrent requests are serialised on the one `Memory` without a lock. Only the auditor, a separate
+process, is awaited.
+
+`python -m memoryos.mcp_server --db PATH --user U --assistant A` is the same as `memoryos mcp`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import logging
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+import memoryos
+from memoryos import validation
+from memoryos.memory import MAX_K, key_path_for
+from memoryos.settings import default_db_path, from_environment
+
+__all__ = [
+    "HEALTH_TIMEOUT_SECONDS",
+    "TOOLS",
+    "MemoryTools",
+    "ToolFailure",
+    "ToolSpec",
+    "build_parser",
+    "build_server",
+    "main",
+    "run_auditor",
+    "serve",
+]
+
+HEALTH_TIMEOUT_SECONDS = 30.0
+# The auditor's documented exit codes (auditor/README.md) for which it printed a report.
+_AUDITOR_REPORTED = frozenset({0, 1, 3})
+_AUDITOR_UNREADABLE = 2
+_SCOPE_FIXED = "the memory scope (user, assistant, session) is fixed by the host when the server starts"
+_SCOPE_SENTENCE = f"The {_SCOPE_FIXED.removeprefix('the ')}."
+log = logging.getLogger("memoryos.mcp")
+
+
+class ToolFailure(Exception):
+    """A tool could not answer for a reason the model can read (not a memoryos error)."""
+
+
+# -- arguments: one model per tool; the schema the model sees is the one that is enforced ---------
+class _Arguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RememberArguments(_Arguments):
+    text: str = Field(description="the turn to remember, verbatim")
+    role: str = Field("user", description=f"who said it: {', '.join(sorted(validation.ROLES))}")
+
+
+class WriteArguments(_Arguments):
+    key: str = Field(description="the record's key, e.g. 'deploy:blyck'")
+    body: str = Field(description="the record's content")
+    kind: str = Field("fact", description=f"one of {', '.join(sorted(validation.DRAWER_KINDS))}")
+    confidence: float = Field(1.0, ge=0.0, le=1.0, description="how sure, from 0 to 1")
+    proof: str | None = Field(None, description="evidence for the record, e.g. 'exit 0'")
+
+
+class ReadArguments(_Arguments):
+    key: str | None = Field(None, description="an exact key; give this or query, not both")
+    query: str | None = Field(None, description="a search over every tier; give this or key, not both")
+    k: int = Field(5, ge=1, le=MAX_K, description="how many hits a query returns at most")
+
+
+class ForgetArguments(_Arguments):
+    key_or_id: str = Field(description="the key or memory id to erase")
+    reason: str = Field("user request", description="a short code kept in receipts, e.g. 'user request'")
+
+
+class HealthArguments(_Arguments):
+    pass
+
+
+# -- the tools as data: what each one does, and whether it writes or destroys ---------------------
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    arguments: type[_Arguments]
+    annotations: ToolAnnotations
+
+    def tool(self) -> Tool:
+        return Tool(
+            name=self.name,
+            title=self.annotations.title,
+            description=self.description,
+            input_schema=self.arguments.model_json_schema(),
+            annotations=self.annotations,
+        )
+
+
+def _writes(title: str) -> ToolAnnotations:
+    return ToolAnnotations(
+        title=title,
+        read_only_hint=False,
+        destructive_hint=False,
+        idempotent_hint=False,
+        open_world_hint=False,
+    )
+
+
+def _reads(title: str) -> ToolAnnotations:
+    return ToolAnnotations(title=title, read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "memory_remember",
+        "WRITES memory (adds, never overwrites or deletes): store one conversation turn. Secrets and "
+        f"personal data are refused by the no-store rule and nothing is stored. {_SCOPE_SENTENCE} "
+        "Returns memory_id, version and ref.",
+        RememberArguments,
+        _writes("Remember a turn"),
+    ),
+    ToolSpec(
+        "memory_write",
+        "WRITES memory (adds; a changed body becomes a new version, the old one stays in history): write "
+        "a keyed record to the typed drawer. Secrets and personal data are refused by the no-store rule. "
+        f"{_SCOPE_SENTENCE} Returns memory_id and version.",
+        WriteArguments,
+        _writes("Write a keyed record"),
+    ),
+    ToolSpec(
+        "memory_read",
+        "Read only: give exactly one of key (the record stored under that exact key, or found=false) or "
+        "query (the top k hits across every tier, with a run_id the host can cite). "
+        f"{_SCOPE_SENTENCE}",
+        ReadArguments,
+        _reads("Read memory"),
+    ),
+    ToolSpec(
+        "memory_forget",
+        "DESTROYS memory, irreversibly: erase a key or memory id and everything derived from it from "
+        "every tier; only ids, times and the reason are kept. Forgetting again is a no-op. "
+        f"{_SCOPE_SENTENCE} Returns erased_versions.",
+        ForgetArguments,
+        ToolAnnotations(
+            title="Forget a memory",
+            read_only_hint=False,
+            destructive_hint=True,
+            idempotent_hint=True,
+            open_world_hint=False,
+        ),
+    ),
+    ToolSpec(
+        "memory_health",
+        "Read only: the auditor's health verdict over this store's receipts (verdict, runs per state, "
+        "receipts read). Content-free: no memory text, keys or ids.",
+        HealthArguments,
+        _reads("Memory health"),
+    ),
+)
+
+
+# -- the tool bodies ------------------------------------------------------------------------------
+class MemoryTools:
+    """The tool bodies over one open store and the one scope the host launched the server with."""
+
+    def __init__(
+        self,
+        memory: memoryos.Memory,
+        scope: memoryos.Scope,
+        *,
+        health_timeout: float = HEALTH_TIMEOUT_SECONDS,
+    ) -> None:
+        self.memory = memory
+        self.scope = scope
+        self.health_timeout = health_timeout
+        self.handlers: dict[str, Callable[[Any], Awaitable[dict[str, Any]]]] = {
+            "memory_remember": self.remember,
+            "memory_write": self.write,
+            "memory_read": self.read,
+            "memory_forget": self.forget,
+            "memory_health": self.health,
+        }
+
+    async def remember(self, args: RememberArguments) -> dict[str, Any]:
+        stored = self.memory.remember(self.scope, args.text, role=args.role)
+        return {"memory_id": stored.memory_id, "version": stored.version, "ref": stored.ref}
+
+    async def write(self, args: WriteArguments) -> dict[str, Any]:
+        stored = self.memory.put(
+            self.scope, args.key, args.body, kind=args.kind, confidence=args.confidence, proof=args.proof
+        )
+        return {"memory_id": stored.memory_id, "version": stored.version}
+
+    async def read(self, args: ReadArguments) -> dict[str, Any]:
+        if args.key is not None and args.query is None:
+            record = self.memory.get(self.scope, args.key)
+            return {"found": False} if record is None else {"found": True, "record": _record(record)}
+        if args.query is not None and args.key is None:
+            recall = self.memory.recall(self.scope, args.query, k=args.k)
+            return {"run_id": recall.run_id, "hits": [_hit(hit) for hit in recall.hits]}
+        raise memoryos.InvalidInput("give exactly one of key (an exact record) or query (a search)")
+
+    async def forget(self, args: ForgetArguments) -> dict[str, Any]:
+        return {"erased_versions": self.memory.forget(self.scope, args.key_or_id, reason=args.reason)}
+
+    async def health(self, _: HealthArguments) -> dict[str, Any]:
+        report = await run_auditor(self.memory.path, self.health_timeout)
+        return {"verdict": report["verdict"], "counts": report["counts"], "receipts": report["receipts"]}
+
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
+        """Run one tool; every failure becomes an error result the model can read, never a traceback."""
+        spec = next((s for s in TOOLS if s.name == name), None)
+        if spec is None:
+            return _error(f"unknown tool {name!r}: the tools are {', '.join(s.name for s in TOOLS)}")
+        try:
+            args = spec.arguments.model_validate(arguments or {})
+            return _success(await self.handlers[name](args))
+        except ValidationError as exc:
+            return _error(_arguments_message(name, exc))
+        except (memoryos.MemoryOSError, ToolFailure) as exc:
+            return _error(str(exc))
+        except Exception:
+            log.exception("tool %s failed", name)  # the traceback stays in the server's stderr
+            return _error(f"{name} failed with an internal error: see the server log")
+
+
+def _record(record: memoryos.Record) -> dict[str, Any]:
+    return {
+        "memory_id": record.memory_id,
+        "ref": record.ref,
+        "key": record.key,
+        "body": record.body,
+        "kind": record.kind,
+        "version": record.version,
+        "status": record.status,
+        "confidence": record.confidence,
+        "proof": record.proof,
+        "valid_from": record.valid_from.isoformat(),
+        "valid_until": None if record.valid_until is None else record.valid_until.isoformat(),
+    }
+
+
+def _hit(hit: memoryos.Hit) -> dict[str, Any]:
+    return {
+        "ref": hit.ref,
+        "tier": hit.tier,
+        "text": hit.text,
+        "score": hit.score,
+        "key": hit.key,
+        "kind": hit.kind,
+    }
+
+
+def _success(result: dict[str, Any]) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(result, sort_keys=True))], structured_content=result
+    )
+
+
+def _error(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def _arguments_message(name: str, exc: ValidationError) -> str:
+    """Field names and rules only: the rejected values are the caller's data and may be secrets."""
+    problems = []
+    for error in exc.errors():
+        field = ".".join(str(part) for part in error["loc"]) or "arguments"
+        if error["type"] == "extra_forbidden":
+            problems.append(f"unexpected argument {field!r} ({_SCOPE_FIXED})")
+        else:
+            problems.append(f"{field}: {error['msg']}")
+    return f"invalid arguments for {name}: " + "; ".join(problems)
+
+
+# -- the auditor, as a separate process (memoryos imports nothing of it, DESIGN §2) ---------------
+async def run_auditor(db: Path, timeout: float) -> dict[str, Any]:
+    """The auditor's JSON report on the store's receipts, or ToolFailure saying why there is none."""
+    if importlib.util.find_spec("auditor") is None:
+        raise ToolFailure("memory_health is unavailable: the auditor is not installed with memoryos")
+    command = [sys.executable, "-m", "auditor", "check", "--db", str(db), "--format", "json"]
+    key_file = key_path_for(db)
+    if key_file.exists():
+        command += ["--key-file", str(key_file)]  # verify the MACs too, not only the chain
+    try:
+        with anyio.fail_after(timeout):
+            done = await anyio.run_process(command, stdin=subprocess.DEVNULL, check=False)
+    except TimeoutError:
+        raise ToolFailure(f"memory_health: the auditor took longer than {timeout:g} s") from None
+    if done.returncode == _AUDITOR_UNREADABLE:
+        raise ToolFailure("memory_health: the auditor could not read this store's receipts")
+    if done.returncode not in _AUDITOR_REPORTED:
+        raise ToolFailure(f"memory_health: the auditor failed (exit code {done.returncode})")
+    return _report(done.stdout)
+
+
+def _report(output: bytes) -> dict[str, Any]:
+    try:
+        report = json.loads(output)
+    except ValueError:
+        raise ToolFailure("memory_health: the auditor's report is not JSON") from None
+    if not isinstance(report, dict) or not (
+        isinstance(report.get("verdict"), str)
+        and isinstance(report.get("counts"), dict)
+        and isinstance(report.get("receipts"), int)
+    ):
+        raise ToolFailure("memory_health: the auditor's report lacks verdict, counts or receipts")
+    return report
+
+
+# -- the server -------------------------------------------------------------------------------------
+def build_server(tools: MemoryTools) -> Server[dict[str, Any]]:
+    async def list_tools(
+        ctx: ServerRequestContext[dict[str, Any]], params: PaginatedRequestParams | None
+    ) -> ListToolsResult:
+        return ListToolsResult(tools=[spec.tool() for spec in TOOLS])
+
+    async def call_tool(
+        ctx: ServerRequestContext[dict[str, Any]], params: CallToolRequestParams
+    ) -> CallToolResult:
+        return await tools.call(params.name, params.arguments)
+
+    return Server(
+        "memoryos",
+        version=memoryos.__version__,
+        instructions=(
+            "Long-term memory for this conversation's user and assistant. "
+            f"{_SCOPE_SENTENCE} No tool argument can reach another user's or assistant's memory."
+        ),
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def _serve_stdio(server: Server[dict[str, Any]]) -> None:
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def _launch_scope(user: str, assistant: str, session: str | None) -> memoryos.Scope:
+    """Check the host's ids at launch, before the store is created, not on every tool call."""
+    limit = from_environment().max_scope_id_chars  # the same config memoryos.open() resolves
+    validation.identifier(user, "user", limit)
+    validation.identifier(assistant, "assistant", limit)
+    if session is not None:
+        validation.identifier(session, "session", limit)
+    return memoryos.Scope(user=user, assistant=assistant, session=session)
+
+
+def serve(db: str, user: str, assistant: str, session: str | None = None) -> None:
+    """Serve the memory of one scope in the store `db` over stdio until the client disconnects."""
+    scope = _launch_scope(user, assistant, session)
+    with memoryos.open(db) as memory:
+        anyio.run(_serve_stdio, build_server(MemoryTools(memory, scope)))
+
+
+# -- python -m memoryos.mcp_server ------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memoryos mcp",
+        description="Serve one user's memory with one assistant to an MCP client over stdio.",
+    )
+    parser.add_argument(
+        "--db", default=default_db_path(), help="the store file (default: $MEMORYOS_DB, else ./memoryos.db)"
+    )
+    parser.add_argument("--user", required=True, help="the user whose memory this server serves (fixed)")
+    parser.add_argument("--assistant", required=True, help="the assistant whose memory this is (fixed)")
+    parser.add_argument(
+        "--session", help="the session id recorded with what this server stores (optional, fixed)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from memoryos.cli import EXIT_CODES  # lazily: the CLI may import this module for `memoryos mcp`
+
+    args = build_parser().parse_args(argv)
+    try:
+        serve(args.db, args.user, args.assistant, args.session)
+    except memoryos.MemoryOSError as exc:
+        print(f"memoryos mcp: {exc}", file=sys.stderr)
+        return next(code for kind, code in EXIT_CODES if isinstance(exc, kind))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
