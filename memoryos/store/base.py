@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from memoryos.store.rows import Hit, Intent, Segment, Unit
+from memoryos.store.rows import CandidateRow, Hit, Intent, Segment, Unit
 
 
 class Transaction(ABC):
@@ -55,6 +55,15 @@ class Transaction(ABC):
 
     @abstractmethod
     def merge_index(self) -> None: ...
+
+    @abstractmethod
+    def insert_candidate(self, row: CandidateRow) -> None: ...
+
+    @abstractmethod
+    def candidates(self, user: str, assistant: str, status: str | None) -> list[CandidateRow]: ...
+
+    @abstractmethod
+    def decide_candidate(self, candidate_id: str, status: str, at: int, memory_id: str | None) -> None: ...
 
     @abstractmethod
     def units_page(

@@ -70,3 +70,20 @@ class Intent:
 class Hit:
     unit: Unit
     score: float
+
+
+@dataclass(frozen=True)
+class CandidateRow:
+    """A captured candidate record waiting for approval (or decided)."""
+
+    candidate_id: str
+    user_scope: str
+    assistant_scope: str
+    kind: str
+    key: str
+    body: str
+    proof: str | None
+    status: str
+    created_at: int
+    decided_at: int | None = None
+    memory_id: str | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -120,6 +120,26 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         "0002_one_open_intent_per_subject",
         """
         CREATE UNIQUE INDEX intents_subject ON intents (subject_id);
+        """,
+    ),
+    (
+        # Captured activity waits here for a person's approval before it enters the typed drawer.
+        "0003_candidates",
+        """
+        CREATE TABLE candidates (
+            candidate_id TEXT PRIMARY KEY,
+            user_scope TEXT NOT NULL,
+            assistant_scope TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            key TEXT NOT NULL,
+            body TEXT NOT NULL,
+            proof TEXT,
+            status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected')),
+            created_at INTEGER NOT NULL,
+            decided_at INTEGER,
+            memory_id TEXT
+        ) STRICT;
+        CREATE INDEX candidates_scope ON candidates (user_scope, assistant_scope, status, created_at);
         """,
     ),
 )

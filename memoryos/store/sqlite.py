@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import fields
+from dataclasses import astuple, fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 from memoryos.errors import MemoryOSError, StoreBusy, StoreClosed, StoreError, StoreVersionError
 from memoryos.failpoints import failpoint
 from memoryos.store.base import Store, Transaction
-from memoryos.store.rows import Hit, Intent, Segment, Unit
+from memoryos.store.rows import CandidateRow, Hit, Intent, Segment, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
 from receipts import ChainHead, ReceiptError, seal
 
@@ -238,6 +238,28 @@ class SQLiteTransaction(Transaction):
 
     def set_meta(self, name: str, value: str) -> None:
         self._conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
+
+    def insert_candidate(self, row: CandidateRow) -> None:
+        self._conn.execute("INSERT INTO candidates VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", astuple(row))
+
+    def candidates(self, user: str, assistant: str, status: str | None) -> list[CandidateRow]:
+        rows = self._conn.execute(
+            "SELECT * FROM candidates WHERE user_scope = ? AND assistant_scope = ?"
+            " AND (? IS NULL OR status = ?)"
+            " ORDER BY created_at, candidate_id",
+            (user, assistant, status, status),
+        )
+        return [CandidateRow(*r) for r in rows]
+
+    def decide_candidate(self, candidate_id: str, status: str, at: int, memory_id: str | None) -> None:
+        """Approve or reject; a rejected candidate's content is erased, its id and decision kept."""
+        erase = status == "rejected"
+        self._conn.execute(
+            "UPDATE candidates SET status = ?, decided_at = ?, memory_id = ?,"
+            " body = CASE WHEN ? THEN '' ELSE body END, key = CASE WHEN ? THEN '' ELSE key END,"
+            " proof = CASE WHEN ? THEN NULL ELSE proof END WHERE candidate_id = ?",
+            (status, at, memory_id, erase, erase, erase, candidate_id),
+        )
 
     def merge_index(self) -> None:
         """Rewrite the full-text index into one segment, so deleted terms leave the file too."""
