@@ -47,3 +47,24 @@ class InjectedFault(StoreError):
 
 class ConfigError(MemoryOSError, ValueError):
     """A configuration value or environment variable is out of range."""
+
+
+class ModelError(MemoryOSError):
+    """The model could not give a usable answer. `code` is content-free (e.g. `timeout`, `http_500`,
+    `invalid_answer`); `attempts` is how many requests were made before giving up."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        retryable: bool = False,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.retryable = retryable
+        self.status = status
+        self.retry_after = retry_after
+        self.attempts = 1

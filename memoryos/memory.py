@@ -75,6 +75,15 @@ def open(
     return memory
 
 
+def _summarizer(config: Config) -> Summarizer:
+    """A model-backed extractor when MEMORYOS_LLM_URL is set (it falls back, degraded, on its own
+    when the model fails), else the deterministic extractive one."""
+    from memoryos.llm import extractor_from_env
+
+    extractor = extractor_from_env(os.environ, no_store_families=config.no_store_families)
+    return extractor if extractor is not None else ExtractiveSummarizer()
+
+
 def _describe(result: object) -> dict[str, AttributeValue]:
     """Content-free span attributes of an operation's result: an id or a count, never text."""
     if isinstance(result, Stored):

@@ -1,0 +1,412 @@
+"""Which activity events from the agent host become drawer candidates: a table of named rules.
+
+The host reports what happened (a command and its exit status, a deploy, a test run, a database
+connection, a user's standing instruction). A success that someone would want to repeat becomes a
+`Candidate` with a key, a body and a proof: a capability ("deploy:blyck"), a procedure ("how to test
+X") or a rule ("never touch the PROD database"). Trivial and failed events yield nothing.
+
+Everything here is pure: `decide()` returns the candidate and the name of the rule that decided, so the
+caller can log why (content-free) and write the record. A candidate in which the no-store rule, or
+the command-line credential table below, finds anything is dropped, never stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from memoryos.policies import nostore
+
+EVENT_TYPES = frozenset(
+    {
+        "command",
+        "deploy",
+        "publish",
+        "build",
+        "test",
+        "auth",
+        "db_connect",
+        "instruction",
+        "file_read",
+        "file_write",
+        "file_list",
+        "search",
+        "navigate",
+        "other",
+    }
+)
+TRIVIAL_TYPES = frozenset({"file_read", "file_write", "file_list", "search", "navigate", "other"})
+MAX_COMMAND = 4096
+MAX_TARGET = 256
+MAX_TEXT = 4096
+MAX_SLUG = 60
+MAX_IN_BODY = 500  # a longer command or instruction is a script or an essay, not something to recall
+CandidateKind = Literal["capability", "procedure", "rule"]
+
+
+# -- the event ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing the host saw happen. `command`: the command line or tool call; `exit_status`: its
+    result (0 is success, None unknown); `target`: what it acted on; `text`: a user's instruction."""
+
+    type: str
+    command: str | None = None
+    exit_status: int | None = None
+    target: str | None = None
+    text: str | None = None
+    at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        # Messages name the field, never its value: an event may carry a credential.
+        if not isinstance(self.type, str) or self.type not in EVENT_TYPES:
+            raise ValueError(f"event type must be one of {', '.join(sorted(EVENT_TYPES))}")
+        for name, limit in (("command", MAX_COMMAND), ("target", MAX_TARGET), ("text", MAX_TEXT)):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, str) or len(value) > limit):
+                raise ValueError(f"event {name} must be text of at most {limit} characters, or null")
+        status = self.exit_status
+        if status is not None and (isinstance(status, bool) or not isinstance(status, int)):
+            raise ValueError("event exit_status must be an integer, or null")
+        if self.at is not None and (not isinstance(self.at, datetime) or self.at.utcoffset() is None):
+            raise ValueError("event at must be a timezone-aware datetime, or null")
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Event:
+        """An event from JSON-like data (the MCP and CLI edge); ValueError says what is wrong."""
+        if not isinstance(data, Mapping):
+            raise ValueError("an event must be an object with a 'type'")
+        allowed = [f.name for f in fields(cls)]
+        unknown = sorted(set(data) - set(allowed))
+        if unknown:
+            raise ValueError(f"unknown event fields {unknown}: expected some of {', '.join(allowed)}")
+        if "type" not in data:
+            raise ValueError("an event needs a 'type'")
+        values = dict(data)
+        if isinstance(values.get("at"), str):
+            values["at"] = _parse_time(values["at"])
+        return cls(**values)
+
+
+def _parse_time(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError("event at must be an RFC 3339 time, e.g. 2026-01-01T12:00:00Z") from None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    kind: CandidateKind
+    key: str
+    body: str
+    proof: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What `decide` concluded, content-free apart from the candidate: `rule` names the table entry
+    that decided; `reason` is a no-store code when a candidate was dropped for holding a secret."""
+
+    candidate: Candidate | None
+    rule: str
+    reason: str | None = None
+
+
+# -- helpers the rules share ---------------------------------------------------------------------------
+
+
+def slug(text: str, limit: int = MAX_SLUG) -> str:
+    """Lower-case ASCII words joined by '-', cut at a word boundary; a short hash when nothing is left
+    (text in a script without an ASCII transliteration still needs a stable key)."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    words = re.findall(r"[a-z0-9]+", folded)
+    out = ""
+    for word in words:
+        candidate = f"{out}-{word}" if out else word[:limit]
+        if len(candidate) > limit:
+            break
+        out = candidate
+    return out or "h" + hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _when(event: Event) -> str:
+    if event.at is None:
+        return ""
+    return " at " + event.at.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _success_proof(event: Event) -> str:
+    return f"exit {event.exit_status}{_when(event)}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _command(event: Event) -> str | None:
+    command = _one_line(event.command or "")
+    return command if 0 < len(command) <= MAX_IN_BODY else None
+
+
+def _target(event: Event) -> str | None:
+    target = _one_line(event.target or "")
+    return target or None
+
+
+# -- what a command line is ------------------------------------------------------------------------
+
+_PARTS = re.compile(r"&&|\|\||[;|]")
+_TRIVIAL_PROGRAM = re.compile(
+    r"^(?:ls|ll|la|dir|cat|bat|cd|pushd|popd|pwd|echo|printf|head|tail|less|more|grep|rg|"
+    r"ag|find|fd|which|whereis|type|clear|history|man|whoami|id|date|tree|wc|stat|file|du|df|env|"
+    r"printenv|true|exit|open|code|vim?|nano|git\s+(?:status|log|diff|show|branch|blame|fetch))(?:\s|$)",
+    re.IGNORECASE,
+)
+# What a successful command is evidence of, first match wins: "make test" is a test, not a build.
+COMMAND_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE))
+    for kind, pattern in (
+        (
+            "test",
+            r"\b(?:pytest|tox|nox|jest|vitest|rspec|phpunit|ctest|(?:npm|yarn|pnpm)\s+(?:run\s+)?test|"
+            r"(?:cargo|go|dotnet|mix)\s+test|make\s+(?:test|check)|python\d?\s+-m\s+(?:pytest|unittest))\b",
+        ),
+        (
+            "publish",
+            r"\b(?:twine\s+upload|(?:npm|cargo|poetry|uv|pnpm|yarn)\s+publish|docker\s+push|"
+            r"gh\s+release\s+create|publish)\b",
+        ),
+        (
+            "deploy",
+            r"\b(?:deploy|rollout|helm\s+(?:install|upgrade)|kubectl\s+apply|terraform\s+apply|"
+            r"ansible-playbook|vercel\s+--prod)\b",
+        ),
+        (
+            "build",
+            r"\b(?:(?:npm|yarn|pnpm)\s+run\s+build|(?:cargo|go|dotnet|docker|bazel|gradlew?|uv)\s+build|"
+            r"mvn\s+(?:\w+\s+)*package|python\d?\s+-m\s+build|cmake\s+--build|make)\b",
+        ),
+        ("db_connect", r"^(?:psql|mysql|mariadb|mongosh|mongo|redis-cli|sqlite3|sqlcmd|cqlsh)\b"),
+        (
+            "auth",
+            r"^(?:ssh|gcloud\s+auth|aws\s+sso\s+login|az\s+login|docker\s+login|gh\s+auth\s+login|"
+            r"vault\s+login|npm\s+login|kubectl\s+config\s+use-context)\b",
+        ),
+    )
+)
+# Credentials on a command line that the general no-store rule does not know the shape of.
+COMMAND_SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "secret:inline_env",
+        re.compile(r"\b[A-Z_]*(?:PASSWORD|PASSWD|PWD|TOKEN|SECRET|API_KEY|APIKEY)=\S+", re.IGNORECASE),
+    ),
+    ("secret:password_flag", re.compile(r"--(?:password|passwd|token|secret|api-key)(?:=|\s+)\S+")),
+    ("secret:password_flag", re.compile(r"\b(?:mysql|mariadb|mysqldump|mysqladmin)\b.*\s-p\S+")),
+    ("secret:basic_auth", re.compile(r"\s(?:-u|--user)\s+\S+:\S+")),
+)
+
+
+_PREFIX = re.compile(r"^\s*(?:sudo\s+|env\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*")
+
+
+def _parts(command: str) -> list[str]:
+    """The simple commands of a compound one, without `sudo` or leading VAR=value assignments."""
+    return [_PREFIX.sub("", p).strip() for p in _PARTS.split(command) if _PREFIX.sub("", p).strip()]
+
+
+def is_trivial_command(command: str) -> bool:
+    """True when every part of a compound command only looks around (ls, cat, cd, git status, ...)."""
+    parts = _parts(command)
+    return bool(parts) and all(_TRIVIAL_PROGRAM.match(p) for p in parts)
+
+
+def essential(command: str) -> str:
+    """The parts of a command that do something: `cd app && make` is about `make`."""
+    return " && ".join(p for p in _parts(command) if not _TRIVIAL_PROGRAM.match(p))
+
+
+def command_kind(command: str) -> str | None:
+    parts = _parts(command)
+    return next((kind for kind, pattern in COMMAND_KINDS if any(pattern.search(p) for p in parts)), None)
+
+
+# -- what an instruction is ------------------------------------------------------------------------
+
+_POLITE = re.compile(r"^(?:please|pls|bitte|por favor|s['’]il (?:te|vous) pla[iî]t)[,!:]?\s+", re.IGNORECASE)
+IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (language, re.compile(pattern, re.IGNORECASE))
+    for language, pattern in (
+        (
+            "en",
+            r"^(?:never|always|don['’]?t|do not|must not|mustn['’]t|avoid|make sure|remember to|"
+            r"you (?:must|should) (?:never|always|not))\b",
+        ),
+        (
+            "fr",
+            r"^(?:jamais|toujours|évite[rz]?|interdiction de|"
+            r"n['’]\w+\s+(?:jamais|pas)|ne\s+\w+\s+(?:jamais|pas))\b",
+        ),
+        ("de", r"^(?:niemals|nie|immer|keine?n?|nicht|vermeide)\b"),
+        ("es", r"^(?:nunca|siempre|jamás|evita|no\s+(?:toques|uses|borres|hagas|modifiques|ejecutes))\b"),
+        ("zh", r"^(?:永远不要|绝不|不要|别|总是|始终|务必)"),  # no \b: CJK words are not space-delimited
+    )
+)
+
+
+def imperative(text: str) -> str | None:
+    """The standing instruction in `text` without a leading 'please', or None if it is not one."""
+    instruction = _POLITE.sub("", _one_line(text))
+    if not instruction or len(instruction) > MAX_IN_BODY:
+        return None
+    for _, pattern in IMPERATIVES:
+        lead = pattern.search(instruction)
+        # "Never." alone says nothing: an instruction needs something after its imperative.
+        if lead and re.search(r"\w", instruction[lead.end() :]):
+            return instruction
+    return None
+
+
+# -- the rules ---------------------------------------------------------------------------------------
+
+
+def _nothing(event: Event) -> Candidate | None:
+    return None
+
+
+def _subject(event: Event, command: str | None) -> tuple[str, str] | None:
+    """(key source, words for the body): the target if known, else what the command does."""
+    target = _target(event)
+    if target is not None:
+        return target, f" {target}"
+    doing = essential(command or "")
+    return (doing, "") if doing else None
+
+
+def _shipped(event: Event) -> Candidate | None:
+    """deploy/publish: a capability, keyed by what was shipped."""
+    command = _command(event)
+    subject = _subject(event, command)
+    if subject is None:
+        return None
+    how = f" with `{command}`" if command else ""
+    body = f"{event.type}{subject[1]}{how}"
+    return Candidate("capability", f"{event.type}:{slug(subject[0])}", body, _success_proof(event))
+
+
+def _procedure(event: Event) -> Candidate | None:
+    """build/test: a procedure, only when we know the command that worked."""
+    command = _command(event)
+    subject = _subject(event, command)
+    if command is None or subject is None:
+        return None
+    body = f"how to {event.type}{subject[1]}: run `{command}`"
+    return Candidate("procedure", f"{event.type}:{slug(subject[0])}", body, _success_proof(event))
+
+
+def _connection(event: Event) -> Candidate | None:
+    """auth/db_connect: a capability to reach a target, never how to authenticate to it."""
+    command = _command(event)
+    subject = _subject(event, command)
+    if subject is None:
+        return None
+    how = f" with `{command}`" if command else (" (database)" if event.type == "db_connect" else "")
+    body = (f"connect to{subject[1]}" if subject[1] else "connect") + how
+    return Candidate("capability", f"connect:{slug(subject[0])}", body, _success_proof(event))
+
+
+def _instruction(event: Event) -> Candidate | None:
+    instruction = imperative(event.text or event.command or "")
+    if instruction is None:
+        return None
+    return Candidate("rule", f"rule:{slug(instruction)}", instruction, f"user instruction{_when(event)}")
+
+
+def _from_command(event: Event) -> Candidate | None:
+    """A bare command: judged as the kind of action its command line shows, if any."""
+    kind = command_kind(event.command or "")
+    if kind is None:
+        return None
+    return BUILDERS[kind](replace(event, type=kind))
+
+
+BUILDERS: dict[str, Callable[[Event], Candidate | None]] = {
+    "deploy": _shipped,
+    "publish": _shipped,
+    "build": _procedure,
+    "test": _procedure,
+    "auth": _connection,
+    "db_connect": _connection,
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    applies: Callable[[Event], bool]
+    build: Callable[[Event], Candidate | None]
+
+
+# Evaluated in order; the first rule that applies decides.
+RULES: tuple[Rule, ...] = (
+    Rule("trivial_type", lambda e: e.type in TRIVIAL_TYPES, _nothing),
+    Rule("instruction", lambda e: e.type == "instruction", _instruction),
+    Rule("trivial_command", lambda e: is_trivial_command(e.command or ""), _nothing),
+    Rule("failed", lambda e: e.exit_status is not None and e.exit_status != 0, _nothing),
+    Rule("unconfirmed", lambda e: e.exit_status is None, _nothing),  # only a known success is evidence
+    Rule("shipped", lambda e: e.type in ("deploy", "publish"), _shipped),
+    Rule("procedure", lambda e: e.type in ("build", "test"), _procedure),
+    Rule("connection", lambda e: e.type in ("auth", "db_connect"), _connection),
+    Rule("command", lambda e: e.type == "command", _from_command),
+)
+
+
+def secret_in(candidate: Candidate) -> str | None:
+    """The reason code of the first secret or personal datum in any field, or None."""
+    for text in (candidate.key, candidate.body, candidate.proof):
+        found = nostore.scan(text)
+        if found:
+            return found[0].reason
+        for reason, pattern in COMMAND_SECRETS:
+            if pattern.search(text):
+                return reason
+    return None
+
+
+def decide(event: Event) -> Decision:
+    for rule in RULES:
+        if rule.applies(event):
+            candidate = rule.build(event)
+            reason = None if candidate is None else secret_in(candidate)
+            return Decision(None if reason else candidate, rule.name, reason)
+    return Decision(None, "unmatched")
+
+
+def classify(event: Event) -> Candidate | None:
+    """The drawer candidate this event is evidence of, or None (trivial, failed, or a secret in it)."""
+    return decide(event).candidate
+
+
+__all__ = [
+    "COMMAND_KINDS",
+    "EVENT_TYPES",
+    "IMPERATIVES",
+    "RULES",
+    "Candidate",
+    "Decision",
+    "Event",
+    "Rule",
+    "classify",
+    "command_kind",
+    "decide",
+    "imperative",
+    "is_trivial_command",
+    "slug",
+]

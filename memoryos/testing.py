@@ -1,0 +1,232 @@
+"""Test helpers shipped with the package, so hosts can test their integration without a model.
+
+`FakeLLMServer` is an OpenAI-compatible chat-completions endpoint on 127.0.0.1 (a port the OS picks)
+that misbehaves on request: slow, failing, rate-limited, answering garbage, or not there at all.
+Its `normal` answers are computed from the request, so a test can predict them:
+
+- an extraction request (`{"pages": [...]}`) gets one record per page whose body is the page's text;
+- a summary request (`{"texts": [...]}`) gets the first sentence of each text, joined;
+- anything else gets "ok".
+
+    with FakeLLMServer("rate_limit_then_ok", failures=1) as server:
+        client = ModelClient(LLMSettings(server.url, "fake"), sleep=lambda _: None)
+        ...
+        assert server.requests == 2
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, Literal
+
+import orjson
+
+Mode = Literal["normal", "slow", "error500", "rate_limit_then_ok", "malformed", "refused"]
+MODES: tuple[Mode, ...] = ("normal", "slow", "error500", "rate_limit_then_ok", "malformed", "refused")
+ERROR_BODY = "Internal Server Error: upstream model crashed"
+GARBAGE = b"<html><body>502 upstream garbage {not: json"
+_FIRST_SENTENCE = re.compile(r"^.*?[.!?](?=\s|$)|^.*$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Received:
+    """One request as the server saw it: enough to assert on the model name and the auth header."""
+
+    path: str
+    authorization: str | None
+    body: Any  # the parsed JSON request, or None when it was not JSON
+
+
+def answer_for(request: Any) -> str:
+    """The deterministic `normal` answer to a chat-completions request (see the module docstring)."""
+    try:
+        data = orjson.loads(request["messages"][-1]["content"])
+    except (KeyError, IndexError, TypeError, orjson.JSONDecodeError):
+        return "ok"
+    if isinstance(data, dict) and isinstance(data.get("pages"), list):
+        records = [_record_for(page) for page in data["pages"]]
+        return orjson.dumps({"records": [r for r in records if r["body"]]}).decode()
+    if isinstance(data, dict) and isinstance(data.get("texts"), list):
+        firsts = [_first_sentence(str(t)) for t in data["texts"]]
+        return orjson.dumps({"summary": " ".join(f for f in firsts if f)}).decode()
+    return "ok"
+
+
+def _record_for(page: Any) -> dict[str, str]:
+    role = page.get("role") if isinstance(page, dict) else None
+    text = " ".join(str(page.get("text", "") if isinstance(page, dict) else "").split())
+    if role == "assistant":
+        return {"list": "assistant_knowledge", "kind": "procedural", "body": text}
+    return {"list": "user_knowledge", "kind": "semantic", "body": text}
+
+
+def _first_sentence(text: str) -> str:
+    match = _FIRST_SENTENCE.match(text.strip())
+    return match.group(0).strip() if match else ""
+
+
+def completion(content: str, model: str = "fake") -> bytes:
+    return orjson.dumps(
+        {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "model": model,
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+            ],
+        }
+    )
+
+
+class FakeLLMServer:
+    """A chat-completions server in a thread. `mode` may be changed while it runs, except to or from
+    `refused`, which start() decides.
+
+    `delay`: seconds a `slow` answer takes. `failures`: how many 429s `rate_limit_then_ok` gives
+    before answering. `reply`: a fixed content for `normal`, to feed a client a chosen answer.
+    `api_key`: when set, a request without `Authorization: Bearer <api_key>` gets a 401.
+    `refused` binds a port and releases it, so connecting there is refused.
+    """
+
+    def __init__(
+        self,
+        mode: Mode = "normal",
+        *,
+        delay: float = 0.2,
+        failures: int = 1,
+        reply: str | None = None,
+        api_key: str | None = None,
+        error_body: str = ERROR_BODY,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        self.mode: Mode = mode
+        self.delay = delay
+        self.failures = failures
+        self.reply = reply
+        self.api_key = api_key
+        self.error_body = error_body
+        self.received: list[Received] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._port = 0
+
+    @property
+    def url(self) -> str:
+        """The base URL to configure as MEMORYOS_LLM_URL."""
+        return f"http://127.0.0.1:{self._port}/v1"
+
+    @property
+    def requests(self) -> int:
+        with self._lock:
+            return len(self.received)
+
+    def start(self) -> FakeLLMServer:
+        if self.mode == "refused":
+            self._port = _unused_port()
+            return self
+        self._stopping.clear()
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        server.daemon_threads = False
+        server.block_on_close = True  # stop() waits for every handler: no thread outlives the test
+        self._server, self._port = server, server.server_address[1]
+        # A short poll keeps stop() quick: shutdown() waits for the loop to notice, 0.5 s by default.
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.01}, name="fake-llm", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()  # wakes slow handlers so the join below is quick
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def __enter__(self) -> FakeLLMServer:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    # -- what one request gets ---------------------------------------------------------------------
+    def respond(self, path: str, authorization: str | None, raw: bytes) -> tuple[int, dict[str, str], bytes]:
+        try:
+            body = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            body = None
+        with self._lock:
+            self.received.append(Received(path, authorization, body))
+            count = len(self.received)
+        if self.api_key is not None and authorization != f"Bearer {self.api_key}":
+            return 401, {}, orjson.dumps({"error": {"message": "invalid api key"}})
+        if path.rstrip("/") != "/v1/chat/completions" or not isinstance(body, dict):
+            return 400, {}, orjson.dumps({"error": {"message": "bad request"}})
+        return self._by_mode(count, body)
+
+    def _by_mode(self, count: int, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
+        if self.mode == "error500":
+            return 500, {"Content-Type": "text/plain"}, self.error_body.encode()
+        if self.mode == "malformed":
+            return 200, {"Content-Type": "application/json"}, GARBAGE
+        if self.mode == "rate_limit_then_ok" and count <= self.failures:
+            return 429, {"Retry-After": "0"}, orjson.dumps({"error": {"message": "rate limited"}})
+        if self.mode == "slow":
+            self._stopping.wait(self.delay)
+        content = self.reply if self.reply is not None else answer_for(body)
+        return 200, {"Content-Type": "application/json"}, completion(content, str(body.get("model", "fake")))
+
+
+def _unused_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def _handler_for(fake: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            status, headers, payload = fake.respond(
+                self.path, self.headers.get("Authorization"), self.rfile.read(length)
+            )
+            try:
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client timed out and left: exactly what `slow` is for
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # keep test output clean
+
+    return Handler
+
+
+@contextmanager
+def fake_llm(mode: Mode = "normal", **options: Any) -> Iterator[FakeLLMServer]:
+    """`with fake_llm("error500") as server:` — the same as `with FakeLLMServer(...)`."""
+    with FakeLLMServer(mode, **options) as server:
+        yield server
+
+
+__all__ = ["ERROR_BODY", "MODES", "FakeLLMServer", "Mode", "Received", "answer_for", "completion", "fake_llm"]

@@ -1,0 +1,454 @@
+"""The model client and the model-backed distillers, against a fake OpenAI-compatible server.
+
+Every mode of the fake server is exercised at three levels: the client (how many attempts), the
+extractor (fallback and degraded records) and a real store (degraded receipts, nothing of an error
+ever stored). Timeouts are short and sleeps are no-ops, so the whole file runs in seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import memoryos
+from memoryos.errors import ConfigError, MemoryOSError, ModelError
+from memoryos.llm import (
+    LLMExtractor,
+    LLMSettings,
+    LLMSummarizer,
+    ModelClient,
+    extractor_from_env,
+    looks_like_noise,
+)
+from memoryos.logs import LOGGER_NAME
+from memoryos.policies.distill import Distilled, ExtractiveSummarizer, PageView
+from memoryos.policies.text import summarize
+from memoryos.settings import ENV_LLM_API_KEY, ENV_LLM_MODEL, ENV_LLM_TIMEOUT, ENV_LLM_URL
+from memoryos.testing import ERROR_BODY, GARBAGE, FakeLLMServer, Mode, answer_for
+from receipts import read_outbox
+from tests.memoryos.conftest import FakeClock
+
+KEY = "sk-test-SECRETKEY-0123456789abcdef"
+TIMEOUT = 0.3
+PAGES = (
+    PageView("p1@1", "user", "We deploy blyck with make ship on Fridays.", ("t1",)),
+    PageView("p2@1", "assistant", "Deploy blyck: run make ship from the repo root.", ("t2", "t1")),
+)
+
+
+class Sleeps(list[float]):
+    """A no-op sleep that remembers what it was asked to wait."""
+
+    def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
+@pytest.fixture
+def sleeps() -> Sleeps:
+    return Sleeps()
+
+
+@pytest.fixture
+def logs(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    caplog.set_level(logging.DEBUG, logger=LOGGER_NAME)
+    return caplog
+
+
+def client_for(server: FakeLLMServer, sleep: Sleeps, **settings: Any) -> ModelClient:
+    options: dict[str, Any] = {"api_key": KEY, "timeout": TIMEOUT, **settings}
+    return ModelClient(LLMSettings(server.url, "fake-model", **options), sleep=sleep)
+
+
+def fake(mode: Mode, **options: Any) -> FakeLLMServer:
+    if mode == "slow":
+        options.setdefault("delay", 0.6)  # twice the client timeout
+    return FakeLLMServer(mode, **options)
+
+
+def failure(client: ModelClient) -> ModelError:
+    with pytest.raises(ModelError) as caught:
+        client.chat([{"role": "user", "content": "hello"}])
+    return caught.value
+
+
+# -- settings --------------------------------------------------------------------------------------
+
+
+class TestSettings:
+    def test_no_url_means_no_model(self) -> None:
+        assert LLMSettings.from_env({}) is None
+        assert extractor_from_env({ENV_LLM_MODEL: "m"}) is None
+
+    def test_reads_every_variable(self) -> None:
+        env = {ENV_LLM_URL: "http://h:1/v1", ENV_LLM_MODEL: "m", ENV_LLM_API_KEY: KEY, ENV_LLM_TIMEOUT: "2.5"}
+        assert LLMSettings.from_env(env) == LLMSettings("http://h:1/v1", "m", api_key=KEY, timeout=2.5)
+
+    def test_arguments_win_over_the_environment(self) -> None:
+        settings = LLMSettings.from_env({ENV_LLM_URL: "http://h/v1", ENV_LLM_MODEL: "m"}, attempts=5)
+        assert settings is not None and settings.attempts == 5
+
+    @pytest.mark.parametrize(
+        "env",
+        [
+            {ENV_LLM_URL: "http://h/v1"},
+            {ENV_LLM_URL: "ftp://h/v1", ENV_LLM_MODEL: "m"},
+            {ENV_LLM_URL: "http://h/v1", ENV_LLM_MODEL: "m", ENV_LLM_TIMEOUT: "soon"},
+            {ENV_LLM_URL: "http://h/v1", ENV_LLM_MODEL: "m", ENV_LLM_TIMEOUT: "0"},
+            {ENV_LLM_URL: "http://h/v1", ENV_LLM_MODEL: "m", ENV_LLM_TIMEOUT: "nan"},
+        ],
+    )
+    def test_bad_values_are_config_errors_that_name_the_variable(self, env: dict[str, str]) -> None:
+        with pytest.raises(ConfigError, match=r"MEMORYOS_LLM|llm"):
+            LLMSettings.from_env(env)
+
+    def test_the_key_is_in_no_repr(self) -> None:
+        settings = LLMSettings("http://h/v1", "m", api_key=KEY)
+        assert KEY not in repr(settings)
+        assert KEY not in repr(ModelClient(settings))
+
+    def test_an_extractor_from_the_environment_is_off_the_request_path(self) -> None:
+        extractor = extractor_from_env({ENV_LLM_URL: "http://h/v1", ENV_LLM_MODEL: "m"})
+        assert extractor is not None and extractor.inline is False
+
+
+# -- the client, per server mode -----------------------------------------------------------------------
+
+
+class TestClient:
+    def test_normal_answers_in_one_attempt_with_model_and_key(self, sleeps: Sleeps) -> None:
+        with fake("normal", api_key=KEY) as server:
+            answer = client_for(server, sleeps).chat([{"role": "user", "content": "hello"}])
+        assert answer == "ok"
+        assert server.requests == 1 and sleeps == []
+        assert server.received[0].authorization == f"Bearer {KEY}"
+        assert server.received[0].body["model"] == "fake-model"
+
+    def test_slow_within_the_timeout_is_fine(self, sleeps: Sleeps) -> None:
+        with fake("slow", delay=0.05) as server:
+            assert client_for(server, sleeps, timeout=2.0).chat([{"role": "user", "content": "x"}]) == "ok"
+        assert server.requests == 1
+
+    def test_slow_beyond_the_timeout_retries_then_fails(self, sleeps: Sleeps) -> None:
+        with fake("slow") as server:
+            error = failure(client_for(server, sleeps))
+            assert server.requests == 3
+        assert (error.code, error.attempts, error.retryable) == ("timeout", 3, True)
+        assert len(sleeps) == 2
+
+    def test_500s_are_retried_up_to_the_attempt_limit(self, sleeps: Sleeps) -> None:
+        with fake("error500") as server:
+            error = failure(client_for(server, sleeps))
+        assert (error.code, error.status, error.attempts) == ("http_500", 500, 3)
+        assert server.requests == 3 and len(sleeps) == 2
+
+    def test_429_then_success_takes_two_attempts(self, sleeps: Sleeps) -> None:
+        with fake("rate_limit_then_ok", failures=1) as server:
+            assert client_for(server, sleeps).chat([{"role": "user", "content": "x"}]) == "ok"
+        assert server.requests == 2 and len(sleeps) == 1
+
+    def test_429_for_longer_than_the_budget_fails(self, sleeps: Sleeps) -> None:
+        with fake("rate_limit_then_ok", failures=10) as server:
+            error = failure(client_for(server, sleeps))
+        assert (error.code, error.attempts, server.requests) == ("http_429", 3, 3)
+
+    def test_malformed_json_is_not_retried(self, sleeps: Sleeps) -> None:
+        with fake("malformed") as server:
+            error = failure(client_for(server, sleeps))
+        assert (error.code, error.attempts, error.retryable) == ("malformed_response", 1, False)
+        assert server.requests == 1 and sleeps == []
+
+    def test_connection_refused_is_retried_then_fails(self, sleeps: Sleeps) -> None:
+        with fake("refused") as server:
+            error = failure(client_for(server, sleeps))
+        assert (error.code, error.attempts) == ("connection", 3)
+        assert len(sleeps) == 2
+
+    def test_a_wrong_key_fails_at_once(self, sleeps: Sleeps) -> None:
+        with fake("normal", api_key="another-key") as server:
+            error = failure(client_for(server, sleeps))
+        assert (error.code, error.attempts, server.requests) == ("http_401", 1, 1)
+
+    def test_a_wrong_path_fails_at_once(self, sleeps: Sleeps) -> None:
+        with fake("normal") as server:
+            client = ModelClient(LLMSettings(server.url + "/nope", "m", timeout=TIMEOUT), sleep=sleeps)
+            error = failure(client)
+        assert (error.code, error.attempts) == ("http_400", 1)
+
+    def test_backoff_grows_and_is_bounded(self, sleeps: Sleeps) -> None:
+        with fake("error500") as server:
+            failure(client_for(server, sleeps, attempts=6, backoff=1.0, max_wait=3.0))
+        assert sleeps == sorted(sleeps) and len(sleeps) == 5
+        assert max(sleeps) == 3.0 and sleeps[0] >= 1.0
+
+    def test_errors_and_logs_never_carry_the_key_or_the_servers_words(
+        self, sleeps: Sleeps, logs: pytest.LogCaptureFixture
+    ) -> None:
+        with fake("error500") as server:
+            error = failure(client_for(server, sleeps))
+        with fake("normal") as server:
+            client_for(server, sleeps).chat([{"role": "user", "content": "the secret plan"}])
+        assert isinstance(error, MemoryOSError)
+        for text in (str(error), repr(error.args), logs.text):
+            assert KEY not in text and ERROR_BODY not in text and "secret plan" not in text
+        assert "llm_call_failed" in logs.text and "http_500" in logs.text
+
+
+# -- the extractor ---------------------------------------------------------------------------------
+
+
+def degraded_fallback() -> list[Distilled]:
+    return [replace(d, degraded=True) for d in ExtractiveSummarizer().distill(PAGES)]
+
+
+class TestExtractor:
+    def test_normal_maps_the_models_records_onto_every_page(self, sleeps: Sleeps) -> None:
+        with fake("normal") as server:
+            out = LLMExtractor(client_for(server, sleeps)).distill(PAGES)
+        assert [(d.list_name, d.kind, d.body, d.degraded) for d in out] == [
+            ("user_knowledge", "semantic", PAGES[0].text, False),
+            ("assistant_knowledge", "procedural", PAGES[1].text, False),
+        ]
+        assert all(d.derived_from == ("p1@1", "p2@1") and d.source_ids == ("t1", "t2") for d in out)
+
+    def test_it_never_runs_inline(self, sleeps: Sleeps) -> None:
+        assert LLMExtractor(ModelClient(LLMSettings("http://h/v1", "m"))).inline is False
+
+    @pytest.mark.parametrize(
+        ("mode", "requests"),
+        [("slow", 3), ("error500", 3), ("malformed", 1), ("refused", 0)],
+    )
+    def test_an_unusable_model_falls_back_to_degraded_extractive_records(
+        self, mode: Mode, requests: int, sleeps: Sleeps, logs: pytest.LogCaptureFixture
+    ) -> None:
+        with fake(mode) as server:
+            out = LLMExtractor(client_for(server, sleeps)).distill(PAGES)
+            assert server.requests == requests
+        assert out == degraded_fallback() and out
+        assert "llm_degraded" in logs.text
+
+    def test_429_then_success_is_not_degraded(self, sleeps: Sleeps) -> None:
+        with fake("rate_limit_then_ok") as server:
+            out = LLMExtractor(client_for(server, sleeps)).distill(PAGES)
+        assert server.requests == 2 and out and not any(d.degraded for d in out)
+
+    @pytest.mark.parametrize(
+        "reply",
+        [
+            "Sorry, I cannot help with that.",
+            "[]",
+            '{"records": "none"}',
+            '{"records": [], "note": "extra"}',
+            '{"records": [{"list": "user_knowledge", "kind": "semantic"}]}',
+            '{"records": [{"list": "secrets", "kind": "semantic", "body": "x"}]}',
+            '{"records": [{"list": "profile", "kind": "opinion", "body": "x"}]}',
+            '{"records": [{"list": "profile", "kind": "semantic", "body": "   "}]}',
+            '{"records": [{"list": "profile", "kind": "semantic", "body": 42}]}',
+            '{"records": [{"list": "profile", "kind": "semantic", "body": "x", "confidence": 1}]}',
+            orjson.dumps({"records": [{"list": "profile", "kind": "semantic", "body": "y" * 1001}]}).decode(),
+            orjson.dumps({"records": [{"list": "profile", "kind": "semantic", "body": "ok"}] * 7}).decode(),
+            orjson.dumps({"records": [{"list": "profile", "kind": "semantic", "body": ERROR_BODY}]}).decode(),
+            '{"records": [{"list": "profile", "kind": "semantic", "body": "<html><body>oops</body>"}]}',
+            '{"records": [{"list": "profile", "kind": "semantic", '
+            '"body": "Traceback (most recent call last): File \\"x.py\\", line 1"}]}',
+        ],
+    )
+    def test_an_answer_that_breaks_the_schema_is_refused_whole_without_retry(
+        self, reply: str, sleeps: Sleeps
+    ) -> None:
+        with fake("normal", reply=reply) as server:
+            out = LLMExtractor(client_for(server, sleeps)).distill(PAGES)
+            assert server.requests == 1
+        assert out == degraded_fallback()
+
+    def test_a_fenced_json_answer_is_accepted(self, sleeps: Sleeps) -> None:
+        reply = '```json\n{"records": [{"list": "profile", "kind": "semantic", "body": "Likes tea."}]}\n```'
+        with fake("normal", reply=reply) as server:
+            out = LLMExtractor(client_for(server, sleeps)).distill(PAGES)
+        assert [(d.body, d.degraded) for d in out] == [("Likes tea.", False)]
+
+    def test_an_empty_list_is_a_valid_answer(self, sleeps: Sleeps) -> None:
+        with fake("normal", reply='{"records": []}') as server:
+            assert LLMExtractor(client_for(server, sleeps)).distill(PAGES) == []
+
+    def test_records_holding_secrets_or_personal_data_are_dropped_and_counted(
+        self, sleeps: Sleeps, logs: pytest.LogCaptureFixture
+    ) -> None:
+        records = [
+            {"list": "user_knowledge", "kind": "semantic", "body": "The AWS key is AKIAIOSFODNN7EXAMPLE"},
+            {"list": "user_knowledge", "kind": "semantic", "body": "Mail alice@example.com for access"},
+            {"list": "user_knowledge", "kind": "semantic", "body": "Deploys happen on Fridays."},
+        ]
+        with fake("normal", reply=orjson.dumps({"records": records}).decode()) as server:
+            out = LLMExtractor(client_for(server, sleeps)).distill(PAGES)
+        assert [d.body for d in out] == ["Deploys happen on Fridays."]
+        assert '"dropped_secret": 2' in logs.text
+        assert "AKIA" not in logs.text and "alice@" not in logs.text
+
+    def test_no_pages_no_call(self, sleeps: Sleeps) -> None:
+        with fake("normal") as server:
+            assert LLMExtractor(client_for(server, sleeps)).distill([]) == []
+        assert server.requests == 0
+
+
+class TestNoise:
+    @pytest.mark.parametrize(
+        "body",
+        [
+            ERROR_BODY,
+            "502 Bad Gateway",
+            "HTTP/1.1 503 Service Unavailable",
+            "<!DOCTYPE html><html>",
+            "ValueError: invalid literal",
+            "Error: connect ECONNREFUSED",
+            "java.lang.NullPointerException at com.acme.Main(Main.java:12)",
+            "As an AI language model, I cannot",
+        ],
+    )
+    def test_failures_are_noise(self, body: str) -> None:
+        assert looks_like_noise(body)
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            "The user deploys blyck with make ship.",
+            "Error handling in the project uses Result types.",
+            "The deploy failed with an Internal Server Error last week.",
+            "100 users signed up on launch day.",
+        ],
+    )
+    def test_knowledge_about_errors_is_not_noise(self, body: str) -> None:
+        assert not looks_like_noise(body)
+
+
+# -- the summarizer ------------------------------------------------------------------------------
+
+
+class TestSummarizer:
+    TEXTS = ("Blyck ships on Fridays. It uses make.", "The repo root holds the Makefile. Nothing else.")
+
+    def test_normal_uses_the_models_summary(self, sleeps: Sleeps) -> None:
+        with fake("normal") as server:
+            result = LLMSummarizer(client_for(server, sleeps)).summarize(self.TEXTS)
+        assert result == ("Blyck ships on Fridays. The repo root holds the Makefile.", False)
+
+    @pytest.mark.parametrize("mode", ["error500", "malformed", "refused"])
+    def test_failure_falls_back_to_the_extractive_summary(self, mode: Mode, sleeps: Sleeps) -> None:
+        with fake(mode) as server:
+            result = LLMSummarizer(client_for(server, sleeps)).summarize(self.TEXTS)
+        assert result == (summarize(self.TEXTS, 400), True)
+
+    @pytest.mark.parametrize(
+        "reply", ['{"summary": "AKIAIOSFODNN7EXAMPLE is the key"}', '{"summary": "x", "more": 1}', "plain"]
+    )
+    def test_a_bad_summary_is_refused(self, reply: str, sleeps: Sleeps) -> None:
+        with fake("normal", reply=reply) as server:
+            summary, degraded = LLMSummarizer(client_for(server, sleeps)).summarize(self.TEXTS)
+        assert degraded and "AKIA" not in summary
+
+    def test_nothing_to_summarize(self, sleeps: Sleeps) -> None:
+        with fake("normal") as server:
+            assert LLMSummarizer(client_for(server, sleeps)).summarize(["  "]) == ("", False)
+        assert server.requests == 0
+
+
+# -- through a real store ------------------------------------------------------------------------------
+
+SCOPE = memoryos.Scope(user="alice", assistant="coder")
+TURNS = (("user", PAGES[0].text), ("assistant", PAGES[1].text))
+
+
+def open_store(db: Path, clock: FakeClock, client: ModelClient) -> memoryos.Memory:
+    # Two turns fill STM and land in one segment with heat ~3 (two interactions plus recency).
+    return memoryos.open(db, clock=clock, summarizer=LLMExtractor(client), stm_capacity=2, heat_threshold=2.5)
+
+
+def remember_turns(mem: memoryos.Memory) -> None:
+    for role, text in TURNS:
+        mem.remember(SCOPE, text, role=role)
+
+
+def lpm_receipts(db: Path) -> list[dict[str, Any]]:
+    receipts = [line.receipt for line in read_outbox(db) if line.receipt is not None]
+    return [r for r in receipts if r["boundary"] == "mtm_to_lpm" and r["status"] == "committed"]
+
+
+def stored_bytes(db: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*"))
+
+
+END_TO_END: list[tuple[Mode, dict[str, Any], bool]] = [
+    ("normal", {}, False),
+    ("slow", {"delay": 0.05}, False),
+    ("rate_limit_then_ok", {"failures": 1}, False),
+    ("slow", {}, True),
+    ("error500", {}, True),
+    ("malformed", {}, True),
+    ("refused", {}, True),
+]
+
+
+class TestThroughTheStore:
+    @pytest.mark.parametrize(
+        "case", END_TO_END, ids=lambda case: f"{case[0]}-{'fallback' if case[2] else 'model'}"
+    )
+    def test_receipts_say_degraded_exactly_when_the_fallback_ran(
+        self, case: tuple[Mode, dict[str, Any], bool], db: Path, clock: FakeClock, sleeps: Sleeps
+    ) -> None:
+        mode, options, degraded = case
+        with fake(mode, **options) as server, open_store(db, clock, client_for(server, sleeps)) as mem:
+            remember_turns(mem)
+            assert lpm_receipts(db) == []  # the model never ran on the request path
+            assert mem.maintain().distilled_segments == 1
+            assert mem.check() == []
+        receipts = lpm_receipts(db)
+        assert receipts and all(r.get("degraded", False) is degraded for r in receipts)
+
+    @pytest.mark.parametrize("mode", ["error500", "malformed"])
+    def test_what_a_failing_server_says_is_never_stored(
+        self, mode: Mode, db: Path, clock: FakeClock, sleeps: Sleeps
+    ) -> None:
+        with fake(mode) as server, open_store(db, clock, client_for(server, sleeps)) as mem:
+            remember_turns(mem)
+            mem.maintain()
+            hits = mem.recall(SCOPE, "blyck make ship upstream model crashed server error garbage", k=50).hits
+            assert hits  # the degraded records exist and are searchable ...
+            assert not any(ERROR_BODY in h.text or "garbage" in h.text for h in hits)
+        stored = stored_bytes(db)  # ... but nothing of the error reached the file
+        assert ERROR_BODY.encode() not in stored and GARBAGE not in stored
+
+    def test_the_same_knowledge_again_reinforces_instead_of_duplicating(
+        self, db: Path, clock: FakeClock, sleeps: Sleeps
+    ) -> None:
+        with fake("normal") as server, open_store(db, clock, client_for(server, sleeps)) as mem:
+            remember_turns(mem)
+            mem.maintain()
+            first = {r["memoryId"] for r in lpm_receipts(db)}
+            lpm_after_first = mem.status()["tiers"]["lpm"]
+            remember_turns(mem)
+            assert mem.maintain().distilled_segments == 1
+            second = {r["memoryId"] for r in lpm_receipts(db)} - first
+            assert mem.status()["tiers"]["lpm"] == lpm_after_first == 2
+            assert second == set()  # every record of the second run is one of the first
+            assert server.requests == 2
+
+    def test_the_api_key_appears_in_no_log_and_no_file(
+        self, db: Path, clock: FakeClock, sleeps: Sleeps, logs: pytest.LogCaptureFixture
+    ) -> None:
+        for mode in ("normal", "error500"):
+            with fake(mode) as server, open_store(db, clock, client_for(server, sleeps)) as mem:
+                remember_turns(mem)
+                mem.maintain()
+        assert KEY not in logs.text and KEY.encode() not in stored_bytes(db)
+
+
+def test_the_fake_servers_normal_answer_is_predictable() -> None:
+    pages = orjson.dumps({"pages": [{"role": "user", "text": " a  b "}]}).decode()
+    answer = answer_for({"messages": [{"role": "user", "content": pages}]})
+    assert orjson.loads(answer) == {
+        "records": [{"list": "user_knowledge", "kind": "semantic", "body": "a b"}]
+    }
