@@ -19,14 +19,17 @@ from memoryos.errors import (
     StoreVersionError,
 )
 from memoryos.memory import Memory, __version__, open
-from memoryos.model import Context, Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
+from memoryos.model import Candidate, Context, Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
+from memoryos.policies.capture import Event
 from memoryos.scope import Scope
 from memoryos.settings import Config
 
 __all__ = [
+    "Candidate",
     "Config",
     "ConfigError",
     "Context",
+    "Event",
     "Excluded",
     "Finding",
     "Hit",

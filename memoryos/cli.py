@@ -177,6 +177,32 @@ def cmd_worker(args: argparse.Namespace) -> Any:
                 return done
 
 
+def cmd_observe(args: argparse.Namespace) -> Any:
+    try:
+        event = orjson.loads(args.event)
+    except orjson.JSONDecodeError:
+        raise memoryos.InvalidInput(
+            '--event must be a JSON object, e.g. \'{"type": "deploy", ...}\''
+        ) from None
+    if not isinstance(event, dict):
+        raise memoryos.InvalidInput("--event must be a JSON object")
+    with _open(args) as mem:
+        return {"candidate": mem.observe(_scope(args), event)}
+
+
+def cmd_candidates(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        scope = _scope(args)
+        if args.action == "list":
+            return mem.candidates(scope, status=None if args.all else "pending")
+        if args.id is None:
+            raise memoryos.InvalidInput(f"candidates {args.action} needs the candidate id")
+        if args.action == "approve":
+            return mem.approve(scope, args.id)
+        mem.reject(scope, args.id)
+        return {"rejected": args.id}
+
+
 def cmd_mcp(args: argparse.Namespace) -> Any:
     try:
         from memoryos.mcp_server import serve
@@ -331,6 +357,32 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
         ((("--jsonl",), {"required": True, "help": "the export to read"}),),
     ),
     ("maintain", cmd_maintain, "Run due promotions, expiry and decay now.", False, ()),
+    (
+        "observe",
+        cmd_observe,
+        "Offer one host activity event; a success worth keeping becomes a candidate.",
+        True,
+        (
+            (
+                ("--event",),
+                {"required": True, "help": 'JSON, e.g. {"type": "deploy", "target": "blyck", ...}'},
+            ),
+        ),
+    ),
+    (
+        "candidates",
+        cmd_candidates,
+        "List captured candidates, or approve / reject one by id.",
+        True,
+        (
+            (
+                ("action",),
+                {"choices": ["list", "approve", "reject"], "help": "list, approve ID or reject ID"},
+            ),
+            (("id",), {"nargs": "?", "help": "the candidate id (approve, reject)"}),
+            (("--all",), {"action": "store_true", "help": "list decided candidates too"}),
+        ),
+    ),
     (
         "mcp",
         cmd_mcp,

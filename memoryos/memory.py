@@ -10,7 +10,7 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -21,9 +21,10 @@ from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, Sto
 from memoryos.failpoints import failpoint
 from memoryos.lifecycle import Lifecycle
 from memoryos.logs import get_logger
-from memoryos.model import Context, Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
-from memoryos.policies import nostore
+from memoryos.model import Candidate, Context, Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
+from memoryos.policies import capture, nostore
 from memoryos.policies import stm as stm_policy
+from memoryos.policies.capture import Event
 from memoryos.policies.distill import ExtractiveSummarizer, Summarizer
 from memoryos.policies.lpm import DECAYING_KINDS, Reconcile, reconcile
 from memoryos.policies.text import fts_query
@@ -32,7 +33,7 @@ from memoryos.receipting import Drafts
 from memoryos.scope import Pseudonymizer, Scope, ScopeKey
 from memoryos.settings import Config, from_environment
 from memoryos.store.base import Transaction
-from memoryos.store.rows import Unit
+from memoryos.store.rows import CandidateRow, Unit
 from memoryos.store.sqlite import SQLiteStore
 from memoryos.telemetry import AttributeValue, Telemetry, traced
 from memoryos.telemetry import from_environment as telemetry_from_environment
@@ -73,6 +74,23 @@ def open(
     if background:
         memory.start_background()
     return memory
+
+
+def _texts(candidate: capture.Candidate) -> list[str]:
+    return [t for t in (candidate.key, candidate.body, candidate.proof) if t]
+
+
+def _candidate(row: CandidateRow) -> Candidate:
+    return Candidate(
+        row.candidate_id,
+        row.kind,
+        row.key,
+        row.body,
+        row.proof,
+        row.status,
+        from_micros(row.created_at),
+        row.memory_id,
+    )
 
 
 def _summarizer(config: Config) -> Summarizer:
@@ -494,6 +512,68 @@ class Memory:
         )
         return Recall(run_id, hits, excluded)
 
+    # -- capture with an approval gate ---------------------------------------------------------------
+    def observe(self, scope: Scope, event: Event | Mapping[str, Any]) -> Candidate | None:
+        """Turn one host activity event into a pending candidate, or None when it teaches nothing
+        (a failure, a trivial read) or would carry a secret. Nothing enters the drawer until approved."""
+        sk = self._scope(scope)
+        if not isinstance(event, Event):
+            try:
+                event = Event.from_mapping(event)
+            except (TypeError, ValueError) as exc:
+                raise InvalidInput(f"not an activity event: {exc}") from None
+        decision = capture.decide(event)
+        log.info("observed", rule=decision.rule, reason=decision.reason)
+        found = decision.candidate
+        if found is None or any(nostore.scan(t, self.config.no_store_families) for t in _texts(found)):
+            return None
+        row = CandidateRow(
+            uuid7(),
+            sk.user,
+            sk.assistant,
+            found.kind,
+            found.key,
+            found.body,
+            found.proof,
+            "pending",
+            self._now(),
+        )
+        with self.store.write("capture") as tx:
+            tx.insert_candidate(row)
+        return _candidate(row)
+
+    def candidates(self, scope: Scope, *, status: str | None = "pending") -> list[Candidate]:
+        """This scope's captured candidates, oldest first (status None: all of them)."""
+        sk = self._scope(scope)
+        if status not in (None, "pending", "approved", "rejected"):
+            raise InvalidInput("status must be pending, approved, rejected or None")
+        with self.store.read() as tx:
+            return [_candidate(r) for r in tx.candidates(sk.user, sk.assistant, status)]
+
+    def approve(self, scope: Scope, candidate_id: str) -> Stored:
+        """Write a pending candidate into the typed drawer (ADD / UPDATE / REINFORCE as put())."""
+        row = self._pending(scope, candidate_id)
+        stored = self.put(scope, row.key, row.body, kind=row.kind, proof=row.proof)
+        with self.store.write("capture") as tx:
+            tx.decide_candidate(row.candidate_id, "approved", self._now(), stored.memory_id)
+        return stored
+
+    def reject(self, scope: Scope, candidate_id: str) -> None:
+        """Drop a pending candidate; its content is erased, its id and the decision are kept."""
+        row = self._pending(scope, candidate_id)
+        with self.store.write("capture") as tx:
+            tx.decide_candidate(row.candidate_id, "rejected", self._now(), None)
+
+    def _pending(self, scope: Scope, candidate_id: str) -> CandidateRow:
+        sk = self._scope(scope)
+        with self.store.read() as tx:
+            rows = [
+                r for r in tx.candidates(sk.user, sk.assistant, "pending") if r.candidate_id == candidate_id
+            ]
+        if not rows:
+            raise NotFound("no pending candidate with that id in this scope: list them with candidates()")
+        return rows[0]
+
     def _retrieved(self, sk: ScopeKey, units: Sequence[Unit], now: int) -> str:
         """One retrieve run: receipts for every unit handed out, and visits for their segments."""
         run_id = uuid7()
@@ -629,11 +709,19 @@ class Memory:
                 log.warning("background maintain failed", error=type(exc).__name__)
 
     def _gauges(self) -> dict[str, dict[str, int]]:
-        """Observable gauges: tier occupancy and outbox lag (read when the metrics are exported)."""
+        """Observable gauges, read on the metrics export thread: counts only, nothing heavier."""
         if self.store.closed:
             return {}
-        status = self.lifecycle.status(self._now(), 0)
-        return {"occupancy": dict(status["tiers"]), "outbox_lag": {"receipts": status["outbox"]["lag"]}}
+        with self.store.read() as tx:
+            occupancy = tx.occupancy()
+            lag = tx.outbox_head() - tx.cursor("default")
+        tiers = {
+            "stm": occupancy.get("stm", 0),
+            "mtm_pages": occupancy.get("mtm", 0),
+            "mtm_segments": occupancy.get("segments", 0),
+            "lpm": occupancy.get("lpm", 0),
+        }
+        return {"occupancy": tiers, "outbox_lag": {"receipts": lag}}
 
     def close(self) -> None:
         if self._background is not None:

@@ -100,3 +100,17 @@ class Context:
     text: str
     refs: list[str]
     tokens: int
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A record captured from host activity, waiting for a person's approval."""
+
+    candidate_id: str
+    kind: str
+    key: str
+    body: str
+    proof: str | None
+    status: str  # pending | approved | rejected
+    created_at: datetime
+    memory_id: str | None = None  # the drawer record it became, once approved

@@ -104,6 +104,7 @@ class Promoter:
             failpoint("stm_to_mtm.after_receipts")
         failpoint("stm_to_mtm.after_commit")
         log.info("promoted", boundary="stm_to_mtm", run_id=run_id, turns=len(turns), evicted=evicted)
+        self.telemetry.annotate(run_id=run_id, count=len(turns), status="committed")
         self.telemetry.count("promotions", len(turns), boundary="stm_to_mtm", status="committed")
         self.telemetry.count("evictions", evicted, tier="mtm")
         return StmOutcome(len(turns), tuple(dict.fromkeys(touched)), evicted)
@@ -250,6 +251,7 @@ class Promoter:
                 )
         failpoint("mtm_to_lpm.after_commit")
         log.info("promoted", boundary="mtm_to_lpm", run_id=run_id, records=len(written))
+        self.telemetry.annotate(run_id=run_id, count=len(written), status="committed")
         self.telemetry.count("promotions", len(written), boundary="mtm_to_lpm", status="committed")
         return len(written)
 

@@ -53,6 +53,9 @@ class Telemetry:
         """An INTERNAL span for background work: promotions, evictions, expiry, recovery."""
         return NOOP
 
+    def annotate(self, **attributes: AttributeValue) -> None:
+        """Set attributes on the current span (a run id, counts known only at the end)."""
+
     def count(self, metric: str, value: int = 1, **attributes: AttributeValue) -> None:
         """Add to a counter: memoryos.promotions, .evictions, .rejections, .expiries, .decays."""
 

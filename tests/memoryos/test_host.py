@@ -6,8 +6,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
+
+import orjson
+import pytest
 
 import memoryos
+from memoryos.cli import main
 from receipts import read_outbox
 from tests.memoryos.conftest import FakeClock
 
@@ -89,3 +94,58 @@ class TestOffTheRequestPath:
         assert started and started == ended  # every claimed intent ended, none lost
         with memoryos.open(db) as mem:
             assert mem.check() == [] and mem.status()["open_intents"] == 0
+
+
+class TestCapture:
+    DEPLOY: ClassVar[dict[str, object]] = {
+        "type": "deploy",
+        "target": "blyck",
+        "command": "make release",
+        "exit_status": 0,
+    }
+
+    def test_a_successful_deploy_waits_for_approval_then_enters_the_drawer(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
+        candidate = mem.observe(alice, self.DEPLOY)
+        assert candidate is not None and candidate.kind == "capability" and candidate.key == "deploy:blyck"
+        assert mem.get(alice, "deploy:blyck") is None  # nothing enters the drawer before approval
+        stored = mem.approve(alice, candidate.candidate_id)
+        record = mem.get(alice, "deploy:blyck")
+        assert record is not None and record.memory_id == stored.memory_id and record.proof
+        assert mem.candidates(alice) == []
+        assert [c.status for c in mem.candidates(alice, status=None)] == ["approved"]
+
+    def test_failures_trivia_and_secrets_make_no_candidate(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
+        assert mem.observe(alice, {**self.DEPLOY, "exit_status": 1}) is None
+        assert mem.observe(alice, {"type": "file_read", "target": "README.md", "exit_status": 0}) is None
+        secret = {"type": "command", "command": "PGPASSWORD=hunter2 psql -h db", "exit_status": 0}
+        assert mem.observe(alice, secret) is None
+        assert mem.candidates(alice, status=None) == []
+
+    def test_rejecting_erases_the_candidate_and_other_scopes_cannot_decide(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, bob: memoryos.Scope
+    ) -> None:
+        rule = mem.observe(alice, {"type": "instruction", "text": "never touch the PROD database"})
+        assert rule is not None and rule.kind == "rule"
+        with pytest.raises(memoryos.NotFound):
+            mem.approve(bob, rule.candidate_id)
+        mem.reject(alice, rule.candidate_id)
+        (decided,) = mem.candidates(alice, status=None)
+        assert decided.status == "rejected" and decided.body == "" and decided.key == ""
+
+    def test_a_bad_event_is_invalid_input(self, mem: memoryos.Memory, alice: memoryos.Scope) -> None:
+        with pytest.raises(memoryos.InvalidInput):
+            mem.observe(alice, {"type": "deploy", "exit_status": "zero"})
+
+    def test_the_cli_lists_and_approves(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        db = str(tmp_path / "c.db")
+        scope = ["--user", "u", "--assistant", "a"]
+        assert main(["observe", "--db", db, *scope, "--event", orjson.dumps(self.DEPLOY).decode()]) == 0
+        candidate_id = orjson.loads(capsys.readouterr().out)["candidate"]["candidate_id"]
+        assert main(["candidates", "approve", candidate_id, "--db", db, *scope]) == 0
+        capsys.readouterr()
+        assert main(["candidates", "list", "--db", db, *scope]) == 0
+        assert orjson.loads(capsys.readouterr().out) == []

@@ -1,0 +1,542 @@
+"""OpenTelemetry behind the telemetry seam: GenAI memory spans, content-free metrics, a real OTLP/HTTP
+receiver, and a host that never notices when telemetry breaks."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import structlog
+from opentelemetry import metrics, trace
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import SpanKind, StatusCode
+
+import memoryos
+from memoryos import otel
+from memoryos.otel import OtelTelemetry, add_trace_ids
+from memoryos.settings import ENV_TELEMETRY
+from tests.memoryos.conftest import FakeClock
+
+CANARIES = ("CANARYUSR", "CANARYAST", "CANARYKEY", "CANARYTXT", "CANARYQRY", "CANARYBODY", "CANARYSESS")
+SCOPE = memoryos.Scope(user="alice-CANARYUSR", assistant="coder-CANARYAST", session="s-CANARYSESS")
+DASHBOARD = Path(__file__).resolve().parents[2] / "dashboards" / "memoryos.json"
+
+
+class Sdk:
+    """SDK providers wired to in-memory exporters, the way a host would hand them to memoryos."""
+
+    def __init__(self) -> None:
+        self.spans = InMemorySpanExporter()
+        self.tracer_provider = TracerProvider()
+        self.tracer_provider.add_span_processor(SimpleSpanProcessor(self.spans))
+        self.reader = InMemoryMetricReader()
+        self.meter_provider = MeterProvider(metric_readers=[self.reader])
+        self.telemetry = OtelTelemetry(
+            tracer_provider=self.tracer_provider, meter_provider=self.meter_provider
+        )
+
+    def finished(self) -> tuple[ReadableSpan, ...]:
+        return self.spans.get_finished_spans()
+
+    def metrics(self) -> dict[str, list[Any]]:
+        data = self.reader.get_metrics_data()
+        found: dict[str, list[Any]] = {}
+        for resource in data.resource_metrics if data else ():
+            for scope in resource.scope_metrics:
+                for metric in scope.metrics:
+                    found.setdefault(metric.name, []).extend(metric.data.data_points)
+        return found
+
+    def metrics_json(self) -> str:
+        data = self.reader.get_metrics_data()
+        return "" if data is None else data.to_json()
+
+    def close(self) -> None:
+        self.tracer_provider.shutdown()
+        self.meter_provider.shutdown()
+
+
+@pytest.fixture
+def sdk() -> Iterator[Sdk]:
+    providers = Sdk()
+    yield providers
+    providers.close()
+
+
+def workload(mem: memoryos.Memory, clock: FakeClock) -> None:
+    """Every instrumented path, with a canary in each text, key, query and scope id."""
+    for i in range(mem.config.stm_capacity + 2):
+        mem.remember(SCOPE, f"CANARYTXT turn {i} about deploying with make release")
+    mem.put(SCOPE, "pref-CANARYKEY", "CANARYBODY prefers tabs")
+    mem.get(SCOPE, "pref-CANARYKEY")
+    mem.recall(SCOPE, "CANARYQRY deploying release")
+    with pytest.raises(memoryos.Rejected):
+        mem.remember(SCOPE, "CANARYTXT my key is AKIAIOSFODNN7EXAMPLE")
+    mem.remember(SCOPE, "CANARYTXT short lived", ttl=1.0)
+    clock.advance(hours=2)
+    mem.maintain()
+    mem.forget(SCOPE, "pref-CANARYKEY")
+
+
+def assert_no_canary(text: str | bytes) -> None:
+    raw = text if isinstance(text, bytes) else text.encode()
+    for canary in CANARIES:
+        assert canary.encode() not in raw, canary
+
+
+# -- spans ------------------------------------------------------------------------------------------
+class TestSpans:
+    def test_public_operations_follow_the_genai_memory_conventions(
+        self, sdk: Sdk, db: Path, clock: FakeClock
+    ) -> None:
+        with memoryos.open(db, clock=clock, telemetry=sdk.telemetry) as mem:
+            workload(mem, clock)
+            store_id = mem.store_id
+        operations = [s for s in sdk.finished() if "gen_ai.operation.name" in (s.attributes or {})]
+        assert {s.name for s in operations} == {"upsert_memory", "search_memory", "delete_memory"}
+        for span in operations:
+            attributes = dict(span.attributes or {})
+            assert span.name == attributes["gen_ai.operation.name"]
+            assert span.kind is SpanKind.INTERNAL  # the store runs in the caller's process
+            assert attributes["gen_ai.memory.store.id"] == store_id
+            assert "gen_ai.memory.query.text" not in attributes
+            assert "gen_ai.memory.records" not in attributes
+        search = next(s for s in operations if s.name == "search_memory" and s.attributes)
+        assert isinstance((search.attributes or {})["gen_ai.memory.record.count"], int)
+        upserts = [s for s in operations if s.name == "upsert_memory" and s.status.is_ok]
+        assert all("gen_ai.memory.record.id" in (s.attributes or {}) for s in upserts)
+
+    def test_background_work_gets_internal_memoryos_spans(self, sdk: Sdk, db: Path, clock: FakeClock) -> None:
+        with memoryos.open(db, clock=clock, telemetry=sdk.telemetry) as mem:
+            workload(mem, clock)
+        names = {s.name for s in sdk.finished()}
+        assert {"memoryos.recovery", "memoryos.promotion", "memoryos.expiry", "memoryos.decay"} <= names
+        promotion = next(s for s in sdk.finished() if s.name == "memoryos.promotion")
+        assert promotion.kind is SpanKind.INTERNAL
+        assert (promotion.attributes or {})["memoryos.boundary"] in ("stm_to_mtm", "mtm_to_lpm")
+        event = next(e for e in promotion.events if e.name == "memoryos.promotions")
+        count = (event.attributes or {})["memoryos.count"]
+        assert isinstance(count, int)
+        assert count >= 1
+
+    def test_a_promotion_nests_under_the_operation_that_triggered_it(
+        self, sdk: Sdk, db: Path, clock: FakeClock
+    ) -> None:
+        with memoryos.open(db, clock=clock, telemetry=sdk.telemetry, stm_capacity=2) as mem:
+            mem.remember(SCOPE, "CANARYTXT one")
+            mem.remember(SCOPE, "CANARYTXT two")
+        spans = {s.name: s for s in sdk.finished()}
+        promotion, upsert = spans["memoryos.promotion"], spans["upsert_memory"]
+        assert promotion.parent is not None
+        assert promotion.parent.span_id == upsert.context.span_id
+
+    def test_a_failed_operation_records_the_error_type_and_never_the_message(
+        self, sdk: Sdk, db: Path, clock: FakeClock
+    ) -> None:
+        with (
+            memoryos.open(db, clock=clock, telemetry=sdk.telemetry) as mem,
+            pytest.raises(memoryos.InvalidInput),
+        ):
+            mem.remember(SCOPE, "CANARYTXT", role="CANARYBODY")
+        failed = next(s for s in sdk.finished() if s.status.status_code is StatusCode.ERROR)
+        assert (failed.attributes or {})["error.type"] == "memoryos.errors.InvalidInput"
+        assert failed.status.description is None
+        assert failed.events == ()  # no exception event: its message would carry the text
+        assert_no_canary(failed.to_json())
+
+    def test_no_canary_reaches_any_span(self, sdk: Sdk, db: Path, clock: FakeClock) -> None:
+        with memoryos.open(db, clock=clock, telemetry=sdk.telemetry) as mem:
+            workload(mem, clock)
+        assert len(sdk.finished()) > 10
+        for span in sdk.finished():
+            assert_no_canary(span.to_json())
+
+
+# -- metrics ----------------------------------------------------------------------------------------
+class TestMetrics:
+    def test_counters_histograms_and_gauges_carry_low_cardinality_attributes(
+        self, sdk: Sdk, db: Path, clock: FakeClock
+    ) -> None:
+        with memoryos.open(db, clock=clock, telemetry=sdk.telemetry) as mem:
+            workload(mem, clock)
+            found = sdk.metrics()
+        keys = {name: {k for p in points for k in p.attributes} for name, points in found.items()}
+        assert keys["memoryos.promotions"] == {"memoryos.boundary", "memoryos.status"}
+        assert keys["memoryos.rejections"] == {"memoryos.reason"}
+        assert keys["memoryos.promotion.duration"] == {"memoryos.boundary"}
+        assert keys["memoryos.recall.duration"] == set()
+        assert keys["memoryos.occupancy"] == {"memoryos.tier"}
+        assert keys["memoryos.outbox.lag"] == {"memoryos.outbox"}
+        assert {"memoryos.expiries", "memoryos.decays", "memoryos.evictions"} <= set(found)
+        tiers = {p.attributes["memoryos.tier"]: p.value for p in found["memoryos.occupancy"]}
+        assert set(tiers) == {"stm", "mtm_pages", "mtm_segments", "lpm"}
+        assert all(p.count >= 1 for p in found["memoryos.recall.duration"])
+
+    def test_no_canary_reaches_any_metric(self, sdk: Sdk, db: Path, clock: FakeClock) -> None:
+        with memoryos.open(db, clock=clock, telemetry=sdk.telemetry) as mem:
+            workload(mem, clock)
+            dump = sdk.metrics_json()
+        assert "memoryos.promotions" in dump
+        assert_no_canary(dump)
+
+    def test_ids_never_become_metric_attributes(self, sdk: Sdk) -> None:
+        sdk.telemetry.count("promotions", 1, boundary="stm_to_mtm", run_id="r-1", store_id="s-1")
+        (point,) = sdk.metrics()["memoryos.promotions"]
+        assert dict(point.attributes) == {"memoryos.boundary": "stm_to_mtm"}
+
+    def test_histogram_buckets_are_sized_for_seconds(self, sdk: Sdk) -> None:
+        sdk.telemetry.duration("recall.duration", 0.002)
+        (point,) = sdk.metrics()["memoryos.recall.duration"]
+        assert tuple(point.explicit_bounds) == otel.SECONDS_BUCKETS
+
+    def test_gauges_from_several_sources_add_up_and_a_dropped_memory_stops_reporting(self, sdk: Sdk) -> None:
+        class Source:
+            def read(self) -> dict[str, dict[str, int]]:
+                return {"occupancy": {"stm": 2}}
+
+        kept, dropped = Source(), Source()
+        sdk.telemetry.watch(kept.read)
+        sdk.telemetry.watch(dropped.read)
+        assert [p.value for p in sdk.metrics()["memoryos.occupancy"]] == [4]
+        del dropped
+        sdk.telemetry._snapshot = (float("-inf"), {})  # skip the one-second snapshot cache
+        assert [p.value for p in sdk.metrics()["memoryos.occupancy"]] == [2]
+
+    def test_a_gauge_source_that_raises_reports_nothing_and_raises_nothing(
+        self, sdk: Sdk, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        def broken() -> dict[str, dict[str, int]]:
+            raise RuntimeError("CANARYTXT in a message")
+
+        sdk.telemetry.watch(broken)
+        with caplog.at_level(logging.WARNING, logger="memoryos"):
+            assert "memoryos.occupancy" not in sdk.metrics()
+        assert "gauge.source" in caplog.text
+        assert "CANARYTXT" not in caplog.text
+
+    def test_an_unknown_metric_is_ignored(self, sdk: Sdk) -> None:
+        sdk.telemetry.count("made.up")
+        sdk.telemetry.duration("made.up", 1.0)
+        assert not any(name.startswith("memoryos.made") for name in sdk.metrics())
+
+
+# -- never hurts the host ---------------------------------------------------------------------------
+class BrokenTracer(trace.NoOpTracer):
+    def start_span(self, *args: Any, **kwargs: Any) -> trace.Span:
+        raise RuntimeError("exporter exploded")
+
+
+class BrokenTracerProvider(trace.NoOpTracerProvider):
+    def get_tracer(self, *args: Any, **kwargs: Any) -> trace.Tracer:
+        return BrokenTracer()
+
+
+class BrokenMeter(metrics.NoOpMeter):
+    def create_counter(self, name: str, unit: str = "", description: str = "") -> metrics.Counter:
+        counter = super().create_counter(name, unit, description)
+
+        def add(*args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("meter exploded")
+
+        counter.add = add  # type: ignore[method-assign]  # a counter that fails on every add
+        return counter
+
+
+class BrokenMeterProvider(metrics.NoOpMeterProvider):
+    def get_meter(self, *args: Any, **kwargs: Any) -> metrics.Meter:
+        return BrokenMeter("broken")
+
+
+class TestNeverBreaksTheHost:
+    def test_a_failing_sdk_is_logged_once_and_every_operation_still_succeeds(
+        self, db: Path, clock: FakeClock, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        telemetry = OtelTelemetry(
+            tracer_provider=BrokenTracerProvider(), meter_provider=BrokenMeterProvider()
+        )
+        with (
+            caplog.at_level(logging.WARNING, logger="memoryos"),
+            memoryos.open(db, clock=clock, telemetry=telemetry) as mem,
+        ):
+            workload(mem, clock)
+            assert mem.check() == []
+        failures = [r for r in caplog.records if "telemetry failed" in r.getMessage()]
+        assert failures
+        assert len(failures) == len({r.getMessage() for r in failures})  # once per place and type
+
+    def test_shutdown_leaves_host_supplied_providers_running(self, sdk: Sdk) -> None:
+        sdk.telemetry.shutdown()
+        with sdk.telemetry.operation("search_memory", store_id="s"):
+            pass
+        assert [s.name for s in sdk.finished()] == ["search_memory"]
+
+    def test_from_environment_never_sets_the_global_providers(self) -> None:
+        before = trace.get_tracer_provider(), metrics.get_meter_provider()
+        telemetry = OtelTelemetry.from_environment("s", {"OTEL_METRICS_EXPORTER": "none"})
+        telemetry.shutdown()
+        assert (trace.get_tracer_provider(), metrics.get_meter_provider()) == before
+
+    def test_unreachable_endpoint_never_breaks_open_remember_or_close(
+        self, db: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setenv(ENV_TELEMETRY, "otlp")
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{closed_port()}")
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "0.5")
+        monkeypatch.setenv("OTEL_BSP_SCHEDULE_DELAY", "20")
+        monkeypatch.setenv("OTEL_BSP_EXPORT_TIMEOUT", "500")
+        monkeypatch.setenv("OTEL_METRIC_EXPORT_TIMEOUT", "500")
+        mem = memoryos.open(db, clock=clock)
+        assert mem.telemetry.enabled
+        workload(mem, clock)
+        started = time.monotonic()
+        mem.close()
+        assert time.monotonic() - started < 5.0
+
+    def test_malformed_otel_values_fall_back_to_defaults_with_a_warning(
+        self,
+        receiver: Receiver,
+        db: Path,
+        clock: FakeClock,
+        monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture,
+    ) -> None:
+        monkeypatch.setenv(ENV_TELEMETRY, "otlp")
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint)
+        malformed = {
+            "OTEL_EXPORTER_OTLP_TIMEOUT": "abc",
+            "OTEL_METRIC_EXPORT_INTERVAL": "-5",
+            "OTEL_METRIC_EXPORT_TIMEOUT": "nan",
+            "OTEL_BSP_SCHEDULE_DELAY": "soon",
+            "OTEL_BSP_MAX_QUEUE_SIZE": "0.5",
+            "OTEL_EXPORTER_OTLP_COMPRESSION": "zip",
+            "OTEL_EXPORTER_OTLP_PROTOCOL": "carrier-pigeon",
+            "OTEL_RESOURCE_ATTRIBUTES": "no-equals-sign",
+        }
+        for name, value in malformed.items():
+            monkeypatch.setenv(name, value)
+        with caplog.at_level(logging.WARNING, logger="memoryos"):
+            mem = memoryos.open(db, clock=clock)
+            assert mem.telemetry.enabled
+            mem.remember(SCOPE, "CANARYTXT still works")
+            mem.close()
+        for name in malformed:
+            assert name in caplog.text
+        assert "carrier-pigeon" not in caplog.text  # the variable is named, its value never logged
+        assert receiver.bodies["/v1/traces"]  # and export still works with the defaults
+
+    def test_close_waits_a_bounded_time_for_an_endpoint_that_never_answers(
+        self, db: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        monkeypatch.setenv(ENV_TELEMETRY, "otlp")
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{closed_port()}")
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "1.5")
+        monkeypatch.setattr(OtelTelemetry, "shutdown_seconds", 0.3)
+        mem = memoryos.open(db, clock=clock)
+        mem.remember(SCOPE, "CANARYTXT")
+        started = time.monotonic()
+        with caplog.at_level(logging.WARNING, logger="memoryos"):
+            mem.close()
+        assert time.monotonic() - started < 2.0
+        assert "still flushing" in caplog.text
+        for worker in threading.enumerate():  # let the abandoned flush finish before the next test
+            if worker.name == "memoryos-otel-shutdown":
+                worker.join()
+
+    def test_a_malformed_endpoint_falls_back_to_the_default(self, caplog: pytest.LogCaptureFixture) -> None:
+        with caplog.at_level(logging.WARNING, logger="memoryos"):
+            endpoint = otel._endpoint({"OTEL_EXPORTER_OTLP_ENDPOINT": "not a url"}, "traces")
+        assert endpoint == "http://localhost:4318/v1/traces"
+        assert "OTEL_EXPORTER_OTLP_ENDPOINT" in caplog.text
+
+    def test_an_sdk_configuration_error_turns_telemetry_off_instead_of_failing_open(
+        self, db: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        monkeypatch.setenv(ENV_TELEMETRY, "otlp")
+        monkeypatch.setenv("OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", "many")  # read and rejected by the SDK
+        with caplog.at_level(logging.WARNING, logger="memoryos"), memoryos.open(db, clock=clock) as mem:
+            assert not mem.telemetry.enabled
+            mem.remember(SCOPE, "CANARYTXT still works")
+        assert "telemetry off" in caplog.text
+
+    def test_without_the_otlp_extra_telemetry_is_off(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setitem(
+            __import__("sys").modules, "opentelemetry.exporter.otlp.proto.http.trace_exporter", None
+        )
+        assert not OtelTelemetry.from_environment("s", {}).enabled
+
+    def test_otel_sdk_disabled_turns_telemetry_off(self) -> None:
+        assert not OtelTelemetry.from_environment("s", {"OTEL_SDK_DISABLED": "true"}).enabled
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+# -- a real OTLP/HTTP receiver ----------------------------------------------------------------------
+class Receiver(ThreadingHTTPServer):
+    """An OTLP/HTTP endpoint on 127.0.0.1 that keeps every request body, by path."""
+
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.bodies: dict[str, list[bytes]] = {}
+        self.lock = threading.Lock()
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: Receiver
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        with self.server.lock:
+            self.server.bodies.setdefault(self.path, []).append(body)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        del format, args  # keep the test output clean
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    server = Receiver()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+class TestOtlpReceiver:
+    def test_spans_and_metrics_arrive_over_otlp_http_without_content(
+        self, receiver: Receiver, db: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setenv(ENV_TELEMETRY, "otlp")
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint)
+        monkeypatch.setenv("OTEL_SERVICE_NAME", "agent-under-test")
+        monkeypatch.setenv("OTEL_BSP_SCHEDULE_DELAY", "50")
+        with memoryos.open(db, clock=clock) as mem:
+            workload(mem, clock)
+        # close() flushed both signals before it returned.
+        traces = [ExportTraceServiceRequest.FromString(b) for b in receiver.bodies["/v1/traces"]]
+        sent = receiver.bodies["/v1/metrics"]
+        metric_requests = [ExportMetricsServiceRequest.FromString(b) for b in sent]
+        span_names = {
+            s.name for r in traces for rs in r.resource_spans for ss in rs.scope_spans for s in ss.spans
+        }
+        assert {"upsert_memory", "search_memory", "delete_memory", "memoryos.promotion"} <= span_names
+        metric_names = {
+            m.name
+            for r in metric_requests
+            for rm in r.resource_metrics
+            for sm in rm.scope_metrics
+            for m in sm.metrics
+        }
+        assert {"memoryos.promotions", "memoryos.recall.duration", "memoryos.occupancy"} <= metric_names
+        services = {
+            a.value.string_value
+            for r in traces
+            for rs in r.resource_spans
+            for a in rs.resource.attributes
+            if a.key == "service.name"
+        }
+        assert services == {"agent-under-test"}
+        for body in receiver.bodies["/v1/traces"] + sent:
+            assert_no_canary(body)
+
+
+# -- logs -------------------------------------------------------------------------------------------
+class TestTraceIdsInLogs:
+    def test_ids_of_the_current_span_are_added(self, sdk: Sdk) -> None:
+        with sdk.telemetry.operation("search_memory", store_id="s"):
+            event = add_trace_ids(None, "info", {"event": "recalled"})
+            current = trace.get_current_span().get_span_context()
+        assert event["trace_id"] == f"{current.trace_id:032x}"
+        assert event["span_id"] == f"{current.span_id:016x}"
+
+    def test_no_ids_outside_a_span(self) -> None:
+        assert add_trace_ids(None, "info", {"event": "idle"}) == {"event": "idle"}
+
+    def test_it_runs_in_a_structlog_json_chain(self, sdk: Sdk) -> None:
+        logger = structlog.wrap_logger(
+            structlog.testing.CapturingLogger(),
+            processors=[add_trace_ids, structlog.processors.JSONRenderer()],
+        )
+        with sdk.telemetry.internal("promotion", boundary="stm_to_mtm"):
+            logger.info("promoted")
+        (call,) = logger._logger.calls
+        line = json.loads(call.args[0])
+        assert len(line["trace_id"]) == 32
+        assert len(line["span_id"]) == 16
+
+
+# -- dashboards -------------------------------------------------------------------------------------
+def prometheus_names() -> set[str]:
+    """Prometheus names of every instrument memoryos emits: dots to underscores, counters get
+    _total, seconds histograms _seconds and their _bucket/_sum/_count series."""
+    names = {name.replace(".", "_") + "_total" for name in otel.COUNTERS}
+    for name in otel.HISTOGRAMS:
+        base = name.replace(".", "_") + "_seconds"
+        names |= {base + suffix for suffix in ("_bucket", "_sum", "_count")}
+    names |= {spec[0].replace(".", "_") for spec in otel.GAUGES.values()}
+    return names
+
+
+def prometheus_labels() -> set[str]:
+    keys = set(otel.METRIC_KEYS.values()) | {attribute for _, attribute, _, _ in otel.GAUGES.values()}
+    return {key.replace(".", "_") for key in keys}
+
+
+def panels(dashboard: dict[str, Any]) -> Sequence[dict[str, Any]]:
+    return [p for p in dashboard["panels"] if p["type"] != "row"]
+
+
+class TestDashboard:
+    def test_every_query_uses_a_metric_memoryos_emits(self) -> None:
+        dashboard = json.loads(DASHBOARD.read_text())
+        emitted = prometheus_names()
+        used: set[str] = set()
+        for panel in panels(dashboard):
+            assert panel["targets"], panel["title"]
+            for target in panel["targets"]:
+                names = set(re.findall(r"\bmemoryos_[a-z_]+\b", target["expr"])) - prometheus_labels()
+                assert names, target["expr"]
+                assert names <= emitted, (panel["title"], names - emitted)
+                used |= names
+        for wanted in ("memoryos_occupancy", "memoryos_promotions_total", "memoryos_audit_runs"):
+            assert wanted in used
+
+    def test_it_is_an_importable_grafana_dashboard(self) -> None:
+        dashboard = json.loads(DASHBOARD.read_text())
+        assert dashboard["schemaVersion"] >= 36
+        assert [i["name"] for i in dashboard["__inputs"]] == ["DS_PROMETHEUS"]
+        ids = [p["id"] for p in dashboard["panels"]]
+        assert len(ids) == len(set(ids))
+        for panel in panels(dashboard):
+            assert panel["datasource"]["uid"] == "${DS_PROMETHEUS}"
