@@ -1,0 +1,85 @@
+"""`audit()`: classify the health of every run in one or more receipt sources."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+
+from auditor.chains import Unordered
+from auditor.engine import Engine
+from auditor.judge import Times
+from auditor.report import Report, build_report
+from auditor.sources import AuditInputError, read_source
+from receipts import format_utc
+
+__all__ = ["DEFAULT_GRACE", "AuditInputError", "audit", "parse_duration"]
+
+DEFAULT_GRACE = timedelta(minutes=5)
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_DURATION = re.compile(r"([0-9]+)([smhdw])")
+
+Source = str | os.PathLike[str]
+
+
+def parse_duration(text: str) -> timedelta:
+    """`30s`, `5m`, `2h`, `7d`, `1w`, or a combination such as `1d12h`."""
+    parts = _DURATION.findall(text.strip())
+    if not parts or "".join(n + u for n, u in parts) != text.strip():
+        raise ValueError(f"not a duration: {text!r} (use e.g. 30s, 5m, 2h, 7d)")
+    return timedelta(seconds=sum(int(n) * _UNITS[u] for n, u in parts))
+
+
+def _times(now: datetime, max_age: timedelta | None, grace: timedelta) -> Times:
+    expiry = None if max_age is None else format_utc(now - max_age)
+    return Times(format_utc(now), format_utc(now - grace), expiry)
+
+
+def _run_pass(
+    sources: list[tuple[Source, bool]], times: Times, key: bytes | None, *, ordered: bool
+) -> Engine:
+    engine = Engine(times, key, ordered=ordered)
+
+    def last_link() -> str | None:
+        return engine.last_link
+
+    for path, store in sources:
+        count = 0
+        for item, where in read_source(path, last_link, store=store):
+            count += 1
+            if item is None:
+                engine.unreadable(where, "")
+            else:
+                engine.feed(item, where)
+        if count == 0:
+            engine.unreadable(os.fspath(path), "holds no receipts")
+    return engine
+
+
+def audit(
+    sources: Source | Iterable[Source],
+    now: datetime | None = None,
+    max_age: timedelta | None = None,
+    grace: timedelta | None = None,
+    key: bytes | None = None,
+    *,
+    stores: Iterable[Source] = (),
+) -> Report:
+    """Audit receipt files (JSONL, plain or gzip) and stores (SQLite outbox, read-only).
+
+    A store is recognised by its SQLite header wherever it is listed; `stores` insists on it.
+    Raises AuditInputError only when a source cannot be read at all; bad data becomes findings.
+    """
+    if isinstance(sources, str | os.PathLike):
+        sources = [sources]
+    listed = [(path, False) for path in sources] + [(path, True) for path in stores]
+    moment = datetime.now(UTC) if now is None else now
+    if moment.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    times = _times(moment, max_age, DEFAULT_GRACE if grace is None else grace)
+    try:
+        engine, mode = _run_pass(listed, times, key, ordered=True), "streaming"
+    except Unordered:  # the input is not in a store's export order: decide nothing before the end
+        engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
+    return build_report(engine.finish(), times.now, mode)

@@ -1,0 +1,153 @@
+"""`memoryos-audit` / `python -m auditor`: a thin command line over auditor.audit().
+
+Exit codes: 0 healthy; 1 waiting only; 3 any other state at or above the --fail-on threshold;
+2 unreadable input or a usage error. Errors become exit codes here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import NoReturn
+
+from auditor.api import audit, parse_duration
+from auditor.lineage import lineage_graph, to_dot, to_tree
+from auditor.sources import AuditInputError
+from auditor.states import HEALTHY, STATES, rank
+from receipts import parse_utc, read_key_file
+
+__all__ = [
+    "EXIT_HEALTHY",
+    "EXIT_PROBLEM",
+    "EXIT_UNREADABLE",
+    "EXIT_WAITING",
+    "build_parser",
+    "exit_code",
+    "main",
+]
+
+EXIT_HEALTHY, EXIT_WAITING, EXIT_UNREADABLE, EXIT_PROBLEM = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_UNREADABLE, f"{self.prog}: error: {message}\n")
+
+
+def _time(text: str) -> datetime:
+    try:
+        return parse_utc(text)
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a time: {text!r} (use RFC 3339, e.g. 2025-01-31T12:00:00Z)"
+        ) from None
+    if moment.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{text!r} has no timezone (add Z for UTC)")
+    return moment
+
+
+def _duration(text: str) -> object:
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="memoryos-audit", description="Classify the health of memoryos receipt streams.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    check = commands.add_parser(
+        "check",
+        help="audit receipt files and/or a store's outbox and print a report",
+        description="Audit receipts (JSONL, plain or gzip) and/or a store's outbox, opened read-only.",
+    )
+    check.add_argument(
+        "paths", nargs="*", metavar="PATH", help="receipt files (a store file is recognised too)"
+    )
+    check.add_argument(
+        "--db", action="append", default=[], metavar="STORE", help="a store whose outbox to read"
+    )
+    check.add_argument("--now", type=_time, help="the audit's clock (RFC 3339; default: current UTC time)")
+    check.add_argument("--max-age", type=_duration, help="evidence older than this is uncertain (e.g. 7d)")
+    check.add_argument("--grace", type=_duration, help="grace period of a started promotion (default 5m)")
+    check.add_argument("--key-file", type=Path, help="the store's receipt key file: verify MACs too")
+    check.add_argument(
+        "--format",
+        choices=("auto", "text", "json"),
+        default="auto",
+        help="auto: text on a terminal, else JSON",
+    )
+    check.add_argument(
+        "--fail-on",
+        choices=STATES,
+        default="waiting",
+        metavar="STATE",
+        help="lowest state that makes the exit code non-zero (default: waiting)",
+    )
+
+    explain = commands.add_parser(
+        "explain",
+        help="print the lineage of one run (or memory) as a tree, or as Graphviz DOT",
+        description="Print the lineage of one run or memory id across the given sources.",
+    )
+    explain.add_argument("target", metavar="RUN_ID", help="a runId (or a memoryId)")
+    explain.add_argument("paths", nargs="*", metavar="PATH", help="receipt files")
+    explain.add_argument(
+        "--db", action="append", default=[], metavar="STORE", help="a store whose outbox to read"
+    )
+    explain.add_argument("--dot", action="store_true", help="print Graphviz DOT instead of a tree")
+    return parser
+
+
+def exit_code(verdict: str, fail_on: str = "waiting") -> int:
+    if verdict == HEALTHY or rank(verdict) > rank(fail_on):
+        return EXIT_HEALTHY
+    return EXIT_WAITING if verdict == "waiting" else EXIT_PROBLEM
+
+
+def _check(args: argparse.Namespace) -> int:
+    if not args.paths and not args.db:
+        raise AuditInputError("nothing to audit: give receipt files and/or --db STORE")
+    key = read_key_file(args.key_file) if args.key_file is not None else None
+    report = audit(args.paths, now=args.now, max_age=args.max_age, grace=args.grace, key=key, stores=args.db)
+    text = args.format == "text" or (args.format == "auto" and sys.stdout.isatty())
+    if text:
+        sys.stdout.write(report.to_text())
+    else:
+        sys.stdout.buffer.write(report.to_json())
+        sys.stdout.flush()
+    return exit_code(report.verdict, args.fail_on)
+
+
+def _explain(args: argparse.Namespace) -> int:
+    if not args.paths and not args.db:
+        raise AuditInputError("nothing to read: give receipt files and/or --db STORE")
+    sources = [(p, False) for p in args.paths] + [(p, True) for p in args.db]
+    graph = lineage_graph(sources, args.target)
+    if graph.number_of_nodes() == 1:
+        sys.stderr.write(f"memoryos-audit: no receipts for {args.target}\n")
+        return EXIT_UNREADABLE
+    sys.stdout.write(to_dot(graph) if args.dot else to_tree(graph))
+    return EXIT_HEALTHY
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _check(args) if args.command == "check" else _explain(args)
+    except (AuditInputError, ValueError, OSError) as exc:  # unreadable input (or key file): never a traceback
+        sys.stderr.write(f"memoryos-audit: {exc}\n")
+        return EXIT_UNREADABLE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,439 @@
+"""The single pass over receipts: compact per-run and per-unit state, decided as early as it can be.
+
+Two modes share every rule. The *exact* mode keeps each run and unit until the end of the input, so
+any order of receipts gives the same verdicts. The *streaming* mode (`ordered=True`) relies on what a
+store's export looks like — receipts in time order — to decide a run once it has been idle for
+`idle` receipts and a unit once it has left the store, and so stays small on long inputs. It checks
+that reliance as it goes: a receipt older than one already seen, a receipt for a run or unit
+already decided (auditor.bloom), or a seq that comes after its gap was reported raises `Unordered`, and
+`auditor.audit` re-runs the exact pass. The streaming pass is an optimisation, never an answer of its
+own; a property test holds both modes to the same verdicts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from auditor.bloom import Bloom
+from auditor.chains import DUPLICATE, Chains, Unordered
+from auditor.judge import (
+    Promotions,
+    Times,
+    generation_findings,
+    promotion_findings,
+    scope_suspects,
+    stale_against,
+)
+from auditor.parse import Bad, Facts, Parsed
+from auditor.states import HEALTHY, Finding, finding, verdict
+
+__all__ = ["FILE_RUN", "Engine", "Outcome"]
+
+FILE_RUN = "-"  # findings about lines that name no run (unparseable lines, empty sources)
+CREATES = frozenset({"store", "stm_to_mtm", "mtm_to_lpm", "correct"})
+PROMOTIONS = frozenset({"stm_to_mtm", "mtm_to_lpm"})
+REMOVALS = frozenset({"evict", "expire", "decay", "forget"})
+DONE = frozenset({"committed", "verified"})
+_SWEEP_EVERY = 4096
+_EXPIRED = 1
+_MAC = 2
+
+Scope = tuple[str | None, str | None]
+
+
+class _Run:
+    __slots__ = (
+        "born",
+        "findings",
+        "flags",
+        "generates",
+        "promo",
+        "retrieved",
+        "run_id",
+        "scope",
+        "scope_rid",
+        "touched",
+    )
+
+    def __init__(self, run_id: str, touched: int) -> None:
+        self.run_id = run_id
+        self.born = self.touched = touched
+        self.scope: Scope | None = None
+        self.scope_rid: str | None = None
+        self.findings: list[Finding] | None = None
+        self.flags = 0
+        self.retrieved: set[str] | None = None
+        self.generates: list[tuple[str, list[str] | None]] | None = None
+        self.promo: Promotions | None = None
+
+    def add(self, found: Finding) -> None:
+        if self.findings is None:
+            self.findings = [found]
+        else:
+            self.findings.append(found)
+
+
+class _Unit:
+    __slots__ = ("ckey", "crid", "newer", "pending", "resolved", "retrieves", "scope", "suspects")
+
+    def __init__(self) -> None:
+        self.scope: Scope | None = None  # the creating receipt's scope
+        self.ckey: tuple[int, str] | None = None  # (version, receiptId) of that receipt: the least wins
+        self.crid: str | None = None
+        self.suspects: list[tuple[Scope, str, str]] | None = None  # (scope, run, receiptId)
+        self.newer: dict[int, str] | None = None  # version >= 2 -> earliest commit time
+        self.retrieves: list[tuple[int, str, str, str]] | None = None  # exact mode: (version, at, run, rid)
+        self.pending: tuple[str, str, str] | None = None  # store into STM: (waitUntil, run, rid)
+        self.resolved = False  # promoted out of STM, or removed on purpose
+
+
+@dataclass
+class Outcome:
+    """What the pass found; auditor.report turns it into a Report."""
+
+    findings: dict[str, list[Finding]] = field(default_factory=dict)  # non-healthy runs only
+    runs: int = 0
+    receipts: int = 0
+    lines: int = 0
+    duplicates: int = 0
+    window: tuple[str, str] | None = None
+    source_versions: tuple[str, ...] = ()
+
+
+class Engine:
+    def __init__(self, times: Times, key: bytes | None = None, *, ordered: bool = False, idle: int = 50_000):
+        self._times = times
+        self._key = key
+        self._ordered = ordered
+        self._idle = idle
+        self._notes: list[tuple[str, str | None, tuple[str | None, ...], str]] = []
+        self._chains = Chains(lambda *note: self._notes.append(note), ordered=ordered)
+        # OrderedDict, not dict: taking the front of a dict after deleting from it rescans the
+        # deleted slots, which made the sweep quadratic; the linked list keeps it O(1).
+        self._open: OrderedDict[str, _Run] = OrderedDict()
+        self._closed: dict[str, list[Finding]] = {}
+        self._runs = 0
+        self._units: dict[str, _Unit] = {}
+        self._scopes: dict[Scope, Scope] = {}
+        self._versions: set[str] = set()
+        self._n = 0
+        self._lines = 0
+        self._duplicates = 0
+        self._min_at = self._max_at = ""
+        # Ids already decided. UUIDv7 ids grow with time, so a new id above the maximum needs no
+        # look-up; the Bloom filter only answers for the few that are not (its false "maybe" would
+        # cost an exact re-run if asked about every new id).
+        self._decided_runs, self._dropped_units = Bloom(), Bloom()
+        self._max_run = self._max_unit = ""
+        self.last_link: str | None = None  # lets the parser skip re-checking a prev it can predict
+
+    # ---- input -------------------------------------------------------------------------------
+    def feed(self, item: Parsed | Bad, where: str) -> None:
+        self._lines += 1
+        if isinstance(item, Parsed):
+            self._take(item.facts, item.canonical)
+        else:
+            self._take_bad(item, where)
+
+    def unreadable(self, where: str, reason: str) -> None:
+        self._lines += 1
+        self._file_finding("evidence.unreadable", f"{where}: {reason}")
+
+    def _file_finding(self, rule: str, reason: str) -> None:
+        self._closed.setdefault(FILE_RUN, []).append(finding(rule, (), reason))
+
+    def _take_bad(self, bad: Bad, where: str) -> None:
+        rule = "evidence.invalid" if bad.reason.startswith("invalid") else "evidence.unreadable"
+        if bad.chain is not None:
+            chain_id, seq, prev, canonical = bad.chain
+            link = hashlib.sha256(canonical).hexdigest()
+            if self._chains.add(chain_id, seq, prev, link, run=bad.run_id, rid=bad.receipt_id) == DUPLICATE:
+                self._duplicates += 1
+                self._notes.clear()  # a conflicting duplicate of an invalid receipt adds nothing new
+                return
+        if bad.run_id is None:
+            self._file_finding(rule, f"{where}: {bad.reason}")
+            self._flush_notes(None)
+            return
+        run = self._run(bad.run_id)
+        run.add(finding(rule, (bad.receipt_id,), f"{where}: {bad.reason}"))
+        self._flush_notes(run)
+
+    def _take(self, f: Facts, canonical: bytes) -> None:
+        link = hashlib.sha256(canonical).hexdigest()
+        self.last_link = link
+        if self._chains.add(f.chain_id, f.seq, f.prev, link, run=f.run_id, rid=f.receipt_id) == DUPLICATE:
+            self._duplicates += 1
+            # a conflicting copy is reported on its own run, not the first holder's
+            if self._notes:
+                self._flush_notes(self._run(f.run_id))
+            return
+        at = f.at
+        if at < self._max_at:
+            if self._ordered:
+                raise Unordered(f"receipt {f.receipt_id} is older than one before it")
+            self._min_at = min(self._min_at, at)
+        else:
+            self._max_at = at
+            if not self._min_at:
+                self._min_at = at
+        self._n += 1
+        if f.source_version not in self._versions:
+            self._versions.add(f.source_version)
+        run = self._run(f.run_id)
+        self._flush_notes(run)
+        self._check_evidence(run, f, canonical)
+        scope = self._scope(f)
+        if scope is not None:
+            if run.scope is None:
+                run.scope, run.scope_rid = scope, f.receipt_id
+            elif run.scope != scope:
+                run.add(
+                    finding(
+                        "scope.run", (run.scope_rid, f.receipt_id), "receipts of this run carry two scopes"
+                    )
+                )
+        self._boundary(run, f, scope)
+        if self._ordered and self._n % _SWEEP_EVERY == 0:
+            self._sweep()
+
+    def _check_evidence(self, run: _Run, f: Facts, canonical: bytes) -> None:
+        cut = self._times.expiry_cut
+        if cut is not None and f.at < cut and not run.flags & _EXPIRED:
+            run.flags |= _EXPIRED
+            run.add(
+                finding(
+                    "evidence.expired", (f.receipt_id,), f"evidence from {f.at} is older than the maximum age"
+                )
+            )
+        if self._key is not None and not run.flags & _MAC:
+            good = hmac.new(self._key, canonical, hashlib.sha256).hexdigest()
+            if f.mac is None or not hmac.compare_digest(f.mac, good):
+                run.flags |= _MAC
+                run.add(finding("evidence.mac", (f.receipt_id,), "MAC missing or wrong under the given key"))
+
+    def _scope(self, f: Facts) -> Scope | None:
+        if f.user_scope is None and f.assistant_scope is None:
+            return None
+        scope = (f.user_scope, f.assistant_scope)
+        return self._scopes.setdefault(scope, scope)
+
+    # ---- boundaries --------------------------------------------------------------------------
+    def _boundary(self, run: _Run, f: Facts, scope: Scope | None) -> None:
+        boundary, status, memory_id = f.boundary, f.status, f.memory_id
+        if memory_id is not None:
+            unit = self._unit(memory_id)
+            self._touch(unit, scope, run.run_id, f.receipt_id, creates=boundary in CREATES, version=f.version)
+            if boundary in CREATES and status in DONE and f.version is not None and f.version >= 2:
+                newer = unit.newer if unit.newer is not None else {}
+                unit.newer = newer
+                if f.version not in newer or f.at < newer[f.version]:
+                    newer[f.version] = f.at
+        if boundary == "retrieve":
+            self._retrieve(run, f, memory_id)
+        elif boundary == "generate":
+            if run.generates is None:
+                run.generates = []
+            run.generates.append((f.receipt_id, f.depends_on))
+        elif boundary in PROMOTIONS:
+            self._promotion(run, f, scope)
+        elif boundary == "store" and f.to_tier == "stm" and status in DONE and memory_id is not None:
+            if f.wait_until is None:
+                run.add(finding("evidence.no_window", (f.receipt_id,), "store into STM without waitUntilUtc"))
+            else:
+                self._units[memory_id].pending = (f.wait_until, run.run_id, f.receipt_id)
+        elif boundary in REMOVALS and status in DONE and memory_id is not None:
+            self._units[memory_id].resolved = True
+            if self._ordered and f.source_present is False:
+                self._drop(memory_id)
+
+    def _retrieve(self, run: _Run, f: Facts, memory_id: str | None) -> None:
+        if memory_id is None or f.version is None:
+            return
+        if run.retrieved is None:
+            run.retrieved = set()
+        run.retrieved.add(f"{memory_id}@{f.version}")
+        unit = self._units[memory_id]
+        if self._ordered:  # every commit older than this receipt has been seen already
+            self._judge_stale(unit, memory_id, f.version, f.at, run=run.run_id, rid=f.receipt_id)
+        else:
+            if unit.retrieves is None:
+                unit.retrieves = []
+            unit.retrieves.append((f.version, f.at, run.run_id, f.receipt_id))
+
+    def _judge_stale(self, unit: _Unit, memory_id: str, version: int, at: str, *, run: str, rid: str) -> None:
+        hit = stale_against(unit.newer, version, at)
+        if hit is not None:
+            reason = f"returned {memory_id}@{version} at {at}; @{hit[0]} was committed at {hit[1]}"
+            self._late(run, finding("retrieval.stale", (rid,), reason))
+
+    def _promotion(self, run: _Run, f: Facts, scope: Scope | None) -> None:
+        promo = run.promo if run.promo is not None else Promotions()
+        run.promo = promo
+        keys = list(f.derived_from) if f.derived_from else [f"destination {f.memory_id}"]
+        if f.source_present is False:
+            for key in keys:
+                promo.released.setdefault(key, f.receipt_id)
+        if f.status in DONE:
+            promo.covered.update(keys)
+            promo.terminal.add(f.memory_id)
+        elif f.status == "failed":
+            promo.terminal.add(f.memory_id)
+        else:
+            promo.opened.append(
+                (
+                    f.memory_id,
+                    f.at,
+                    f.wait_until if f.status == "waiting" else None,
+                    f.receipt_id,
+                    f.source_present,
+                )
+            )
+        leaves = f.boundary == "stm_to_mtm" and (f.status in DONE or f.source_present is False)
+        for ref in f.derived_from or ():
+            source = ref.partition("@")[0]
+            unit = self._unit(source)
+            self._touch(unit, scope, run.run_id, f.receipt_id, creates=False, version=None)
+            if leaves:
+                unit.resolved = True
+                if self._ordered and f.source_present is False:
+                    self._drop(source)
+
+    # ---- runs and units ----------------------------------------------------------------------
+    def _run(self, run_id: str) -> _Run:
+        run = self._open.get(run_id)
+        if run is None:
+            if self._ordered and run_id <= self._max_run and run_id in self._decided_runs:
+                raise Unordered(f"run {run_id} may have been decided already")
+            run = self._open[run_id] = _Run(run_id, self._n)
+        else:
+            run.touched = self._n
+        return run
+
+    def _unit(self, memory_id: str) -> _Unit:
+        unit = self._units.get(memory_id)
+        if unit is None:
+            if self._ordered and memory_id <= self._max_unit and memory_id in self._dropped_units:
+                raise Unordered(f"unit {memory_id} may have been decided already")
+            unit = self._units[memory_id] = _Unit()
+        return unit
+
+    def _touch(
+        self, unit: _Unit, scope: Scope | None, run: str, rid: str, *, creates: bool, version: int | None
+    ) -> None:
+        if scope is None:
+            return
+        if creates:
+            key = (version or 0, rid)
+            if unit.ckey is None or key < unit.ckey:
+                if unit.ckey is not None and unit.scope != scope and unit.crid is not None:
+                    self._suspect(unit, unit.scope, run, unit.crid)  # two creators disagree
+                unit.scope, unit.ckey, unit.crid = scope, key, rid
+                return
+        if unit.ckey is None or scope != unit.scope:
+            self._suspect(unit, scope, run, rid)
+
+    @staticmethod
+    def _suspect(unit: _Unit, scope: Scope | None, run: str, rid: str) -> None:
+        if scope is None:
+            return
+        if unit.suspects is None:
+            unit.suspects = []
+        unit.suspects.append((scope, run, rid))
+
+    def _drop(self, memory_id: str) -> None:
+        unit = self._units.pop(memory_id, None)
+        if unit is not None:
+            self._decide_unit(memory_id, unit)
+        self._dropped_units.add(memory_id)
+        self._max_unit = max(self._max_unit, memory_id)
+
+    def _decide_unit(self, memory_id: str, unit: _Unit) -> None:
+        if unit.suspects:
+            for run, rid, scope in scope_suspects(unit.scope, unit.suspects):
+                reason = f"{memory_id} is in scope {_short(unit.scope)}; this receipt says {_short(scope)}"
+                self._late(run, finding("scope.lineage", (rid, unit.crid), reason))
+        for version, at, run, rid in unit.retrieves or ():
+            self._judge_stale(unit, memory_id, version, at, run=run, rid=rid)
+        if unit.pending is not None and not unit.resolved:
+            wait, run, rid = unit.pending
+            if wait < self._times.now:
+                self._late(run, finding("promotion.overdue", (rid,), f"{memory_id} still in STM past {wait}"))
+            else:
+                self._late(
+                    run, finding("waiting.window", (rid,), f"{memory_id} may stay in STM until {wait}")
+                )
+
+    def _decide_run(self, run: _Run) -> None:
+        found = run.findings or []
+        if run.promo is not None:
+            found += promotion_findings(run.promo, self._times)
+        if run.generates:
+            found += generation_findings(run.generates, run.retrieved)
+        self._runs += 1
+        if found:
+            self._closed[run.run_id] = found
+        if self._ordered:
+            self._decided_runs.add(run.run_id)
+            self._max_run = max(self._max_run, run.run_id)
+
+    def _late(self, run_id: str, found: Finding) -> None:
+        """A finding for a run that may already be decided (decided healthy runs keep no entry)."""
+        run = self._open.get(run_id)
+        if run is not None:
+            run.add(found)
+        else:
+            self._closed.setdefault(run_id, []).append(found)
+
+    def _flush_notes(self, run: _Run | None) -> None:
+        for rule, run_id, ids, reason in self._notes:
+            if run is not None and run_id == run.run_id:
+                run.add(finding(rule, ids, reason))
+            elif run_id is None:
+                self._file_finding(rule, reason)
+            else:
+                self._late(run_id, finding(rule, ids, reason))
+        self._notes.clear()
+
+    def _sweep(self) -> None:
+        """Decide the runs idle for `idle` receipts (streaming mode only)."""
+        limit = self._n - self._idle
+        # Runs sit in order of first receipt; the scan stops at the first one born after the limit,
+        # so each sweep costs the runs it decides plus the few old runs still in use.
+        for _ in range(len(self._open)):
+            run_id, run = next(iter(self._open.items()))
+            if run.born >= limit:
+                break
+            if run.touched >= limit:
+                self._open.move_to_end(run_id)  # old but still in use: to the back
+                continue
+            del self._open[run_id]
+            self._decide_run(run)
+
+    # ---- end of input ------------------------------------------------------------------------
+    def finish(self) -> Outcome:
+        self._chains.finish()
+        self._flush_notes(None)
+        for memory_id, unit in self._units.items():
+            self._decide_unit(memory_id, unit)
+        self._units.clear()
+        for run in self._open.values():
+            self._decide_run(run)
+        self._open.clear()
+        if self._n == 0:
+            self._file_finding("evidence.none", "no receipts were read")
+        closed = {run: found for run, found in self._closed.items() if verdict(found) != HEALTHY}
+        window = (self._min_at, self._max_at) if self._n else None
+        return Outcome(
+            closed, self._runs, self._n, self._lines, self._duplicates, window, tuple(sorted(self._versions))
+        )
+
+
+def _short(scope: Scope | None) -> str:
+    if scope is None:
+        return "?"
+    user, assistant = scope
+    return f"{(user or '?')[:8]}/{(assistant or '?')[:8]}"

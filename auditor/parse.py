@@ -1,0 +1,291 @@
+"""Turn one input line into facts the rules read, or into the reason it cannot be used.
+
+Validation is `receipts.problems()`, made cheap: `_valid` caches the verdict for the fields whose
+values repeat (schema, boundary, status, tiers, scopes, sourceVersion, chainId, ...) and checks only
+the unique ones (ids, times, refs) every time. `_valid` is sound, never lenient: when it says no,
+`problems()` runs and words the finding; a property test holds `_valid(r)` to `problems(r) == []`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from datetime import date
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import orjson
+
+from receipts import FIELDS, canonical_bytes, problems
+from receipts.jsonl import MAX_LINE_BYTES
+from receipts.model import MAX_REFS
+
+__all__ = ["Bad", "Facts", "Parsed", "from_object", "link_of", "parse_raw"]
+
+
+class Facts(NamedTuple):
+    """A valid receipt, one slot per field of receipts.model.FIELDS (None where absent)."""
+
+    receipt_id: str
+    run_id: str
+    chain_id: str
+    seq: int
+    prev: str
+    at: str
+    boundary: str
+    status: str
+    source_version: str
+    memory_id: str | None
+    version: int | None
+    derived_from: list[str] | None
+    user_scope: str | None
+    assistant_scope: str | None
+    from_tier: str | None
+    to_tier: str | None
+    source_present: bool | None
+    wait_until: str | None
+    depends_on: list[str] | None
+    outcome: str | None
+    degraded: bool | None
+    reason: str | None
+    mac: str | None
+    schema: str
+
+
+KEYS = (
+    "receiptId",
+    "runId",
+    "chainId",
+    "seq",
+    "prev",
+    "atUtc",
+    "boundary",
+    "status",
+    "sourceVersion",
+    "memoryId",
+    "version",
+    "derivedFrom",
+    "userScope",
+    "assistantScope",
+    "fromTier",
+    "toTier",
+    "sourcePresent",
+    "waitUntilUtc",
+    "dependsOnVersion",
+    "outcomeReceipt",
+    "degraded",
+    "reason",
+    "mac",
+    "schema",
+)
+assert set(KEYS) == set(FIELDS), "Facts must mirror receipts.model.FIELDS"
+
+
+class Parsed(NamedTuple):
+    facts: Facts
+    canonical: bytes  # the bytes the chain hash and the MAC are computed over
+
+
+class Bad(NamedTuple):
+    """A line that is not usable evidence, with what can be salvaged for attribution and chaining."""
+
+    reason: str
+    run_id: str | None
+    receipt_id: str | None
+    chain: tuple[str, int, str, bytes] | None  # (chainId, seq, prev, canonical) when well-typed
+
+
+_KNOWN = frozenset(FIELDS)
+_REQUIRED = frozenset(name for name, spec in FIELDS.items() if spec.required)
+# Fields whose values repeat across a stream: their (boundary-dependent) verdicts are cached.
+_REPEATING = (
+    "schema",
+    "boundary",
+    "status",
+    "sourceVersion",
+    "chainId",
+    "userScope",
+    "assistantScope",
+    "fromTier",
+    "toTier",
+    "sourcePresent",
+    "degraded",
+    "reason",
+    "outcomeReceipt",
+)
+_SHAPE_CACHE_MAX = 65_536
+_UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_REF_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[1-9][0-9]{0,9}")
+_HEX64_RE = re.compile(r"[0-9a-f]{64}")
+_TIME_RE = re.compile(
+    r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
+    r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{6}Z"
+)
+_MAX_INT = 2**63 - 1
+_shapes: dict[tuple[Any, ...], bool] = {}
+
+
+@lru_cache(maxsize=4096)
+def _real_day(day: str) -> bool:
+    """The pattern admits days 29-31 in every month and year 0; the calendar decides."""
+    try:
+        date(int(day[:4]), int(day[5:7]), int(day[8:10]))
+    except ValueError:
+        return False
+    return True
+
+
+def _is_time(value: object) -> bool:
+    return isinstance(value, str) and _TIME_RE.fullmatch(value) is not None and _real_day(value[:10])
+
+
+def _is_uuid(value: object) -> bool:
+    return isinstance(value, str) and _UUID_RE.fullmatch(value) is not None
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int and 1 <= value <= _MAX_INT
+
+
+def _is_refs(value: object) -> bool:
+    if type(value) is not list or len(value) > MAX_REFS:
+        return False
+    return all(isinstance(r, str) and _REF_RE.fullmatch(r) is not None for r in value)
+
+
+def _shape_verdict(obj: Mapping[str, Any]) -> bool:
+    boundary = obj.get("boundary")
+    for name in _REPEATING:
+        if name in obj:
+            spec = FIELDS[name]
+            if not spec.check(obj[name]) or (spec.only_for is not None and boundary not in spec.only_for):
+                return False
+    deps_only = FIELDS["dependsOnVersion"].only_for
+    if "dependsOnVersion" in obj and deps_only is not None and boundary not in deps_only:
+        return False
+    # mirrors the one cross-field rule of receipts.model.problems()
+    return "waitUntilUtc" not in obj or boundary == "store" or obj.get("status") == "waiting"
+
+
+def _shape_ok(shape: tuple[Any, ...], obj: Mapping[str, Any]) -> bool:
+    try:
+        return _shapes[shape]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable value (a list where a string belongs): not valid
+        return False
+    ok = _shape_verdict(obj)
+    if len(_shapes) < _SHAPE_CACHE_MAX:
+        _shapes[shape] = ok
+    return ok
+
+
+def _valid(obj: dict[str, Any], expected_prev: str | None = None) -> bool:
+    """True only if `problems(obj)` is empty; cheap for streams of similar receipts."""
+    keys = obj.keys()
+    if not (keys <= _KNOWN and keys >= _REQUIRED):
+        return False
+    get = obj.get
+    # bools are part of the shape by type too, so that 1 and True do not share a cached verdict
+    sp, dg = get("sourcePresent"), get("degraded")
+    shape = (
+        get("schema"),
+        get("boundary"),
+        get("status"),
+        get("sourceVersion"),
+        get("chainId"),
+        get("userScope"),
+        get("assistantScope"),
+        get("fromTier"),
+        get("toTier"),
+        sp,
+        type(sp),
+        dg,
+        type(dg),
+        get("reason"),
+        get("outcomeReceipt"),
+        "dependsOnVersion" in obj,
+        "waitUntilUtc" in obj,
+    )
+    if not _shape_ok(shape, obj):
+        return False
+    prev = obj["prev"]
+    if not (
+        _is_uuid(obj["receiptId"])
+        and _is_uuid(obj["runId"])
+        and _is_int(obj["seq"])
+        and _is_time(obj["atUtc"])
+        and (
+            (prev == expected_prev and prev is not None)
+            or (isinstance(prev, str) and _HEX64_RE.fullmatch(prev) is not None)
+        )
+    ):
+        return False
+    return all(check(obj[name]) for name, check in _UNIQUE_OPTIONAL if name in obj)
+
+
+_UNIQUE_OPTIONAL = (
+    ("memoryId", _is_uuid),
+    ("version", _is_int),
+    ("derivedFrom", _is_refs),
+    ("dependsOnVersion", _is_refs),
+    ("waitUntilUtc", _is_time),
+    ("mac", lambda v: isinstance(v, str) and _HEX64_RE.fullmatch(v) is not None),
+)
+_new_facts = tuple.__new__
+
+
+def _salvage(obj: dict[str, Any], reason: str) -> Bad:
+    run, rid = obj.get("runId"), obj.get("receiptId")
+    chain_id, seq, prev = obj.get("chainId"), obj.get("seq"), obj.get("prev")
+    chain = None
+    if (
+        isinstance(chain_id, str)
+        and 0 < len(chain_id) <= 64
+        and isinstance(seq, int)
+        and _is_int(seq)
+        and isinstance(prev, str)
+    ):
+        try:
+            chain = (chain_id, seq, prev[:64], canonical_bytes(obj))
+        except (TypeError, orjson.JSONEncodeError):  # e.g. integers beyond 64 bits
+            chain = None
+    return Bad(
+        reason,
+        run if _is_uuid(run) else None,
+        rid if isinstance(rid, str) and len(rid) <= 64 else None,
+        chain,
+    )
+
+
+def from_object(obj: object, expected_prev: str | None = None) -> Parsed | Bad:
+    """Facts from a decoded object (a JSONL line, or a row of a store's outbox)."""
+    if not isinstance(obj, dict):
+        return Bad("not a JSON object", None, None, None)
+    if not _valid(obj, expected_prev):
+        found = problems(obj)
+        if found:
+            detail = "; ".join(f"{name} {problem}" for name, problem in found[:3])
+            more = f" (+{len(found) - 3} more)" if len(found) > 3 else ""
+            return _salvage(obj, f"invalid receipt: {detail}{more}")
+    facts = _new_facts(Facts, map(obj.get, KEYS))
+    if "mac" in obj:
+        return Parsed(facts, canonical_bytes(obj))
+    return Parsed(facts, orjson.dumps(obj, option=orjson.OPT_SORT_KEYS))  # same bytes, one copy fewer
+
+
+def parse_raw(raw: bytes, expected_prev: str | None = None) -> Parsed | Bad:
+    """One stripped, non-empty line."""
+    if len(raw) > MAX_LINE_BYTES:
+        return Bad(f"line longer than {MAX_LINE_BYTES} bytes", None, None, None)
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return Bad("not valid JSON", None, None, None)
+    return from_object(obj, expected_prev)
+
+
+def link_of(canonical: bytes) -> str:
+    """What the next receipt of the chain carries as `prev` (receipts.canonical.link_hash)."""
+    return hashlib.sha256(canonical).hexdigest()

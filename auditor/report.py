@@ -1,0 +1,120 @@
+"""The audit report: a stable JSON document (schema `memoryos.audit/1`, see auditor/README.md) and a
+table for people. Healthy runs are counted, not listed, so a report stays small on big inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from auditor.engine import FILE_RUN, Outcome
+from auditor.states import HEALTHY, STATES, Finding, rank, verdict, worst
+
+__all__ = ["REPORT_SCHEMA", "Report", "RunResult", "build_report"]
+
+REPORT_SCHEMA = "memoryos.audit/1"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    run_id: str
+    verdict: str
+    findings: tuple[Finding, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "runId": self.run_id,
+            "verdict": self.verdict,
+            "findings": [
+                {"rule": f.rule, "state": f.state, "receiptIds": list(f.receipt_ids), "reason": f.reason}
+                for f in self.findings
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    verdict: str
+    counts: Mapping[str, int]
+    runs: tuple[RunResult, ...]  # every run that is not healthy, worst first
+    receipts: int
+    lines: int
+    duplicates: int
+    window: tuple[str, str] | None
+    source_versions: tuple[str, ...]
+    now: str
+    mode: str  # "streaming" or "exact": which pass produced it (the verdicts are the same)
+    _by_id: Mapping[str, RunResult] = field(default_factory=dict, repr=False, compare=False)
+
+    def run(self, run_id: str) -> RunResult | None:
+        """The result for one run that is not healthy; None for a healthy (or unknown) run."""
+        return self._by_id.get(run_id)
+
+    def verdict_of(self, run_id: str) -> str:
+        result = self._by_id.get(run_id)
+        return HEALTHY if result is None else result.verdict
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": REPORT_SCHEMA,
+            "verdict": self.verdict,
+            "now": self.now,
+            "counts": dict(self.counts),
+            "receipts": self.receipts,
+            "lines": self.lines,
+            "duplicates": self.duplicates,
+            "window": None if self.window is None else {"from": self.window[0], "to": self.window[1]},
+            "sourceVersions": list(self.source_versions),
+            "mode": self.mode,
+            "runs": [run.to_dict() for run in self.runs],
+        }
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(self.to_dict(), option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+
+    def to_text(self) -> str:
+        lines = [f"verdict: {self.verdict}"]
+        window = "-" if self.window is None else f"{self.window[0]} .. {self.window[1]}"
+        lines.append(f"receipts: {self.receipts} ({self.duplicates} duplicates ignored)   window: {window}")
+        lines.append("source versions: " + (", ".join(self.source_versions) or "-"))
+        lines.append("")
+        lines.append(f"{'state':<22} {'runs':>8}")
+        lines.extend(f"{state:<22} {self.counts.get(state, 0):>8}" for state in STATES)
+        if self.runs:
+            lines.append("")
+            lines.append(f"{'run':<38} {'verdict':<22} {'rule':<24} reason")
+        for run in self.runs:
+            for index, f in enumerate(run.findings):
+                head = (run.run_id, run.verdict) if index == 0 else ("", "")
+                lines.append(f"{head[0]:<38} {head[1]:<22} {f.rule:<24} {f.reason}")
+        return "\n".join(lines) + "\n"
+
+
+def build_report(outcome: Outcome, now: str, mode: str) -> Report:
+    results = []
+    for run_id, found in outcome.findings.items():
+        ordered = tuple(sorted(found, key=lambda f: (rank(f.state), f.rule, f.reason)))
+        results.append(RunResult(run_id, verdict(ordered), ordered))
+    results.sort(key=lambda r: (rank(r.verdict), r.run_id))
+    counts = dict.fromkeys(STATES, 0)
+    for result in results:
+        counts[result.verdict] += 1
+    listed_real = sum(1 for r in results if r.run_id != FILE_RUN)
+    counts[HEALTHY] = outcome.runs - listed_real
+    overall = worst(r.verdict for r in results)
+    by_id = {r.run_id: r for r in results}
+    return Report(
+        verdict=overall,
+        counts=counts,
+        runs=tuple(results),
+        receipts=outcome.receipts,
+        lines=outcome.lines,
+        duplicates=outcome.duplicates,
+        window=outcome.window,
+        source_versions=outcome.source_versions,
+        now=now,
+        mode=mode,
+        _by_id=by_id,
+    )

@@ -1,0 +1,93 @@
+"""Receipt sources: JSONL files (plain or gzip) and a store's SQLite outbox, opened read-only.
+
+A source that cannot be opened at all is unreadable input (`AuditInputError`); everything inside a
+readable source, however broken, becomes a finding.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from auditor.parse import Bad, Parsed, from_object, parse_raw
+from receipts import read_outbox
+
+__all__ = ["AuditInputError", "Item", "is_store", "read_source"]
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+# What a source yields: (parsed line, "path:line"), or (None, reason) for an unreadable stretch.
+Item = tuple[Parsed | Bad | None, str]
+
+
+class AuditInputError(OSError):
+    """A source that cannot be read at all: missing, a directory, not a store, no permission."""
+
+
+def _magic(path: Path, size: int) -> bytes:
+    try:
+        with open(path, "rb") as probe:
+            return probe.read(size)
+    except OSError as exc:
+        raise AuditInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def is_store(path: str | os.PathLike[str]) -> bool:
+    """A SQLite database file (the store's outbox is read from it)."""
+    return _magic(Path(path), len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+
+
+def _open(path: Path) -> BinaryIO:
+    if _magic(path, 2) == _GZIP_MAGIC:
+        return gzip.open(path, "rb")  # type: ignore[return-value]  # GzipFile is a BinaryIO
+    return open(path, "rb")
+
+
+def _jsonl(path: Path, last_link: Callable[[], str | None]) -> Iterator[Item]:
+    where = str(path)
+    number = 0
+    try:
+        with _open(path) as handle:
+            for raw in handle:
+                number += 1
+                stripped = raw.strip()
+                if stripped:
+                    yield parse_raw(stripped, last_link()), f"{where}:{number}"
+    except (OSError, EOFError, zlib.error) as exc:  # truncated or corrupt gzip stream
+        yield None, f"{where}:{number + 1}: unreadable ({type(exc).__name__})"
+
+
+def _outbox(path: Path, last_link: Callable[[], str | None], *, insist: bool) -> Iterator[Item]:
+    try:
+        for line in read_outbox(path):
+            where = f"{path}#seq={line.number}"
+            if line.receipt is None:
+                yield None, f"{where}: {line.error}"
+            else:
+                yield from_object(line.receipt, last_link()), where
+    except OSError as exc:
+        if insist:  # asked for a store (--db) and this is none: unreadable input
+            raise AuditInputError(str(exc)) from None
+        # listed as a receipt file and merely starts like SQLite: bad data, so a finding
+        yield None, f"{path}: unreadable ({exc})"
+
+
+def read_source(
+    path: str | os.PathLike[str], last_link: Callable[[], str | None], *, store: bool = False
+) -> Iterator[Item]:
+    """Yield a source's items; `store=True` insists that it is a store (the CLI's --db)."""
+    source = Path(path)
+    if not source.exists():
+        raise AuditInputError(f"no such file: {source}")
+    if source.is_dir():
+        raise AuditInputError(f"{source} is a directory, not a receipt file or store")
+    if is_store(source):
+        return _outbox(source, last_link, insist=store)
+    if store:
+        raise AuditInputError(f"{source} is not a memoryos store (no SQLite header)")
+    return _jsonl(source, last_link)
