@@ -6,7 +6,7 @@
 Generates a realistic chained stream (remember -> STM -> MTM promotion -> recall/generate, MTM
 capacity evictions, LPM distillation, corrections) with about 10% of receipts touched by seeded
 faults, then reports wall-time medians, their ratio, and the peak RSS growth of one audit measured
-in a fresh subprocess. Results go to bench/out/auditor.json and bench/results/auditor.md.
+in a fresh subprocess. Results go to bench/results/auditor.md (and .json beside it; --out moves both).
 """
 
 from __future__ import annotations
@@ -257,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--receipts", type=int, default=1_000_000, help="size of the generated file")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs of each side (medians reported)")
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "auditor.md", help="markdown results")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.jsonl"
@@ -283,11 +284,11 @@ def main(argv: list[str] | None = None) -> int:
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
     }
-    _write(results)
+    _write(results, args.out, args)
     return 0
 
 
-def _write(results: dict[str, Any]) -> None:
+def _write(results: dict[str, Any], out: Path, args: argparse.Namespace) -> None:
     rows = [
         (
             "receipts",
@@ -307,13 +308,13 @@ def _write(results: dict[str, Any]) -> None:
     table = "\n".join(f"| {name} | {value} |" for name, value in rows)
     text = (
         f"# auditor benchmark\n\n{results['date']} on {results['machine']}; "
-        "`python bench/bench_auditor.py`\n\n| measure | value |\n|---|---|\n" + table + "\n"
+        f"`python bench/bench_auditor.py --receipts {args.receipts} --repeat {args.repeat}`\n\n"
+        "| measure | value |\n|---|---|\n" + table + "\n"
     )
     print(text)
-    (HERE / "out").mkdir(exist_ok=True)
-    (HERE / "out" / "auditor.json").write_text(json.dumps(results, indent=2) + "\n")
-    (HERE / "results").mkdir(exist_ok=True)
-    (HERE / "results" / "auditor.md").write_text(text)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
+    out.write_text(text)
 
 
 if __name__ == "__main__":

@@ -30,16 +30,16 @@ def empty(name: str) -> None:
     """The baseline call: same signature as failpoint(), no body."""
 
 
-def interleaved(statements: dict[str, Callable[[], object]]) -> dict[str, float]:
+def interleaved(statements: dict[str, Callable[[], object]], number: int) -> dict[str, float]:
     """Median ns per call of each statement; rounds alternate between them so drift hits all alike."""
     samples: dict[str, list[float]] = {what: [] for what in statements}
     for _ in range(REPEAT):
         for what, statement in statements.items():
-            samples[what].append(timeit.timeit(statement, number=NUMBER) / NUMBER * 1e9)
+            samples[what].append(timeit.timeit(statement, number=number) / number * 1e9)
     return {what: statistics.median(values) for what, values in samples.items()}
 
 
-def measure() -> dict[str, float]:
+def measure(number: int = NUMBER) -> dict[str, float]:
     table = dict.fromkeys(POINTS, None)  # a dict the size of the real registry
     name = NAME
     failpoints.arm("")
@@ -50,15 +50,16 @@ def measure() -> dict[str, float]:
             "one dict probe (table.get(name))": lambda: table.get(name),
             "empty function call": lambda: empty(name),
             "failpoint(name), unarmed": lambda: failpoint(name),
-        }
+        },
+        number,
     )
     failpoints.arm("recovery.begin=sleep(0)")  # armed elsewhere: this point pays a dict probe
-    results.update(interleaved({"failpoint(name), another point armed": lambda: failpoint(name)}))
+    results.update(interleaved({"failpoint(name), another point armed": lambda: failpoint(name)}, number))
     failpoints.arm("")
     return results
 
 
-def render(results: dict[str, float]) -> str:
+def render(results: dict[str, float], number: int = NUMBER) -> str:
     loop = results["loop overhead (lambda: None)"]
     lookup = results["one dict lookup (table[name])"] - loop
     added = results["failpoint(name), unarmed"] - results["empty function call"]
@@ -71,7 +72,7 @@ def render(results: dict[str, float]) -> str:
             f"Date: {datetime.now(UTC).date().isoformat()}. Machine: nproc {os.cpu_count()},"
             f" Python {platform.python_version()}, {platform.platform()}.",
             "Command: `python bench/bench_failpoints.py`"
-            f" (timeit, {NUMBER:,} calls x {REPEAT} repeats, medians).",
+            f" (timeit, {number:,} calls x {REPEAT} repeats, medians).",
             "",
             "| statement | ns per call | ns minus loop overhead |",
             "|---|---|---|",
@@ -89,8 +90,9 @@ def render(results: dict[str, float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "failpoints.md")
+    parser.add_argument("--number", type=int, default=NUMBER, help="calls per timing (default 300,000)")
     args = parser.parse_args()
-    text = render(measure())
+    text = render(measure(args.number), args.number)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     print(text)

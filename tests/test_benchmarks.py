@@ -1,0 +1,53 @@
+"""A bounded slice of every benchmark, so that none of them rots between full runs.
+
+The full runs and their figures live in bench/results/ (see README); this slice only proves that
+each benchmark still runs end to end and reports its ratio. It asserts no performance target: those
+are measured on a quiet machine, not on a shared CI runner.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+SLICES = {
+    "bench_core.py": ["--sizes", "300,600", "--runs", "1", "--samples", "20", "--recall-size", "600"],
+    "bench_auditor.py": ["--receipts", "3000", "--repeat", "1"],
+    "bench_secrets.py": ["--per-family", "4", "--benign", "40", "--no-write"],
+    "bench_failpoints.py": ["--number", "2000"],
+    "bench_telemetry.py": [
+        "--runs",
+        "5",
+        "--turns",
+        "20",
+        "--recalls",
+        "5",
+        "--promotions",
+        "2",
+        "--number",
+        "2000",
+    ],
+    "bench_llm_offpath.py": ["--runs", "1", "--turns", "14", "--delay", "0.05"],
+}
+WRITES_OUT = {
+    "bench_core.py",
+    "bench_auditor.py",
+    "bench_failpoints.py",
+    "bench_telemetry.py",
+    "bench_llm_offpath.py",
+}
+
+
+@pytest.mark.parametrize("script", sorted(SLICES))
+def test_benchmark_runs_and_reports(script: str, tmp_path: Path) -> None:
+    args = [sys.executable, str(BENCH / script), *SLICES[script]]
+    if script in WRITES_OUT:
+        args += ["--out", str(tmp_path / "result.md")]
+    result = subprocess.run(args, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = result.stdout + ((tmp_path / "result.md").read_text() if script in WRITES_OUT else "")
+    assert "ratio" in report.lower(), report[-2000:]  # every benchmark states a ratio to its baseline
