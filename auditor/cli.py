@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from auditor.api import audit, parse_duration
+from auditor.html import DEFAULT_MAX_RUNS, render_html, write_html
 from auditor.lineage import lineage_graph, to_dot, to_tree
+from auditor.report import Report
 from auditor.sources import AuditInputError
 from auditor.states import HEALTHY, STATES, rank
 from receipts import parse_utc, read_key_file
@@ -61,6 +63,57 @@ def _duration(text: str) -> object:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}")
+    return value
+
+
+def _audit_arguments(command: argparse.ArgumentParser) -> None:
+    """What to audit and how: shared by `check` and `report`, so that both judge alike."""
+    command.add_argument(
+        "paths", nargs="*", metavar="PATH", help="receipt files (a store file is recognised too)"
+    )
+    command.add_argument(
+        "--db", action="append", default=[], metavar="STORE", help="a store whose outbox to read"
+    )
+    command.add_argument("--now", type=_time, help="the audit's clock (RFC 3339; default: current UTC time)")
+    command.add_argument("--max-age", type=_duration, help="evidence older than this is uncertain (e.g. 7d)")
+    command.add_argument("--grace", type=_duration, help="grace period of a started promotion (default 5m)")
+    command.add_argument("--key-file", type=Path, help="the store's receipt key file: verify MACs too")
+
+
+def _report_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
+    report = commands.add_parser(
+        "report",
+        help="audit and write a self-contained HTML report with lineage drawings",
+        description="Audit like `check`, then write one offline HTML page: the verdict, runs per state, "
+        "tier occupancy as evidenced by receipts, and the lineage of chosen runs as SVG. "
+        "The exit code is check's.",
+    )
+    _audit_arguments(report)
+    report.add_argument("--html", required=True, type=Path, metavar="OUT", help="the HTML file to write")
+    report.add_argument(
+        "--runs",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="RUN_ID",
+        help="runs whose lineage to draw (default: runs that are not healthy, then the most recent)",
+    )
+    report.add_argument(
+        "--max-runs",
+        type=_positive,
+        default=DEFAULT_MAX_RUNS,
+        metavar="N",
+        help=f"how many runs to draw when --runs is not given (default {DEFAULT_MAX_RUNS})",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="memoryos-audit", description="Classify the health of memoryos receipt streams.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -70,16 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="audit receipt files and/or a store's outbox and print a report",
         description="Audit receipts (JSONL, plain or gzip) and/or a store's outbox, opened read-only.",
     )
-    check.add_argument(
-        "paths", nargs="*", metavar="PATH", help="receipt files (a store file is recognised too)"
-    )
-    check.add_argument(
-        "--db", action="append", default=[], metavar="STORE", help="a store whose outbox to read"
-    )
-    check.add_argument("--now", type=_time, help="the audit's clock (RFC 3339; default: current UTC time)")
-    check.add_argument("--max-age", type=_duration, help="evidence older than this is uncertain (e.g. 7d)")
-    check.add_argument("--grace", type=_duration, help="grace period of a started promotion (default 5m)")
-    check.add_argument("--key-file", type=Path, help="the store's receipt key file: verify MACs too")
+    _audit_arguments(check)
     check.add_argument(
         "--format",
         choices=("auto", "text", "json"),
@@ -105,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", action="append", default=[], metavar="STORE", help="a store whose outbox to read"
     )
     explain.add_argument("--dot", action="store_true", help="print Graphviz DOT instead of a tree")
+    _report_parser(commands)
     return parser
 
 
@@ -114,11 +159,15 @@ def exit_code(verdict: str, fail_on: str = "waiting") -> int:
     return EXIT_WAITING if verdict == "waiting" else EXIT_PROBLEM
 
 
-def _check(args: argparse.Namespace) -> int:
+def _audit(args: argparse.Namespace) -> Report:
     if not args.paths and not args.db:
         raise AuditInputError("nothing to audit: give receipt files and/or --db STORE")
     key = read_key_file(args.key_file) if args.key_file is not None else None
-    report = audit(args.paths, now=args.now, max_age=args.max_age, grace=args.grace, key=key, stores=args.db)
+    return audit(args.paths, now=args.now, max_age=args.max_age, grace=args.grace, key=key, stores=args.db)
+
+
+def _check(args: argparse.Namespace) -> int:
+    report = _audit(args)
     text = args.format == "text" or (args.format == "auto" and sys.stdout.isatty())
     if text:
         sys.stdout.write(report.to_text())
@@ -140,10 +189,20 @@ def _explain(args: argparse.Namespace) -> int:
     return EXIT_HEALTHY
 
 
+def _report(args: argparse.Namespace) -> int:
+    report = _audit(args)
+    sources = [(p, False) for p in args.paths] + [(p, True) for p in args.db]
+    write_html(args.html, render_html(report, sources, runs=args.runs, max_runs=args.max_runs))
+    return exit_code(report.verdict)
+
+
+_COMMANDS = {"check": _check, "explain": _explain, "report": _report}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return _check(args) if args.command == "check" else _explain(args)
+        return _COMMANDS[args.command](args)
     except (AuditInputError, ValueError, OSError) as exc:  # unreadable input (or key file): never a traceback
         sys.stderr.write(f"memoryos-audit: {exc}\n")
         return EXIT_UNREADABLE
