@@ -10,13 +10,12 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import orjson
 
 import memoryos
-from memoryos.settings import default_db_path, from_environment
+from memoryos.settings import config_from_file, default_db_path
 
 EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
     (memoryos.Rejected, 3),
@@ -70,25 +69,7 @@ def _scope(args: argparse.Namespace) -> memoryos.Scope:
 
 
 def _open(args: argparse.Namespace) -> memoryos.Memory:
-    return memoryos.open(args.db, config=_config(args.config))
-
-
-def _config(path: str | None) -> memoryos.Config | None:
-    """--config FILE: a JSON object of Config fields over the defaults (environment < file)."""
-    if path is None:
-        return None
-    try:
-        fields = orjson.loads(Path(path).read_bytes())
-    except (OSError, orjson.JSONDecodeError) as exc:
-        raise memoryos.InvalidInput(f"cannot read the config file {path}: {exc}") from None
-    if not isinstance(fields, dict):
-        raise memoryos.InvalidInput(f"{path} must hold a JSON object of memoryos.Config fields")
-    if isinstance(fields.get("no_store_families"), list):
-        fields["no_store_families"] = frozenset(fields["no_store_families"])
-    try:
-        return from_environment().with_overrides(**fields)
-    except TypeError as exc:
-        raise memoryos.ConfigError(f"{path}: {exc}") from None
+    return memoryos.open(args.db, config=config_from_file(args.config))
 
 
 def cmd_init(args: argparse.Namespace) -> Any:
@@ -201,6 +182,13 @@ def cmd_candidates(args: argparse.Namespace) -> Any:
             return mem.approve(scope, args.id)
         mem.reject(scope, args.id)
         return {"rejected": args.id}
+
+
+def cmd_canary(args: argparse.Namespace) -> Any:
+    from memoryos.canary import run_canary
+
+    args.exit_code = run_canary(args.db, args.config, args.json)
+    return None
 
 
 def cmd_mcp(args: argparse.Namespace) -> Any:
@@ -432,6 +420,21 @@ def build_parser() -> argparse.ArgumentParser:
         _command(sub, common, name, func, text, arguments=(*(SCOPE_ARGS if scoped else ()), *arguments))
     receipts = sub.add_parser("receipts", help="Work with the receipt outbox.", description="Receipt outbox.")
     rsub = receipts.add_subparsers(dest="receipts_command", required=True, metavar="COMMAND")
+    canary = sub.add_parser(
+        "canary",
+        help="Drive a canary memory through every tier and audit it (exit 0 only when healthy).",
+        description="Drive a canary memory through every tier and audit it (exit 0 only when healthy).",
+    )
+    canary.add_argument(
+        "--db",
+        help="run inside this existing store, in canary scopes erased afterwards"
+        " (default: a temporary store)",
+    )
+    canary.add_argument(
+        "--config", help="a JSON file of memoryos.Config fields: the configuration under test"
+    )
+    canary.add_argument("--json", help="write the verdict (sourceVersion, configHash, steps) here")
+    canary.set_defaults(func=cmd_canary, table=False)
     _command(
         rsub,
         common,

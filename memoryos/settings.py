@@ -10,6 +10,7 @@ import hashlib
 import math
 import os
 from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
 from typing import Any, Literal
 
 import orjson
@@ -121,3 +122,21 @@ def from_environment(base: Config | None = None) -> Config:
 
 def default_db_path() -> str:
     return os.environ.get(ENV_DB) or DEFAULT_DB
+
+
+def config_from_file(path: str | None) -> Config | None:
+    """A JSON file of Config fields over the defaults and the environment (None: no file given)."""
+    if path is None:
+        return None
+    try:
+        fields_ = orjson.loads(Path(path).read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc}") from None
+    if not isinstance(fields_, dict):
+        raise ConfigError(f"{path} must hold a JSON object of memoryos.Config fields")
+    if isinstance(fields_.get("no_store_families"), list):
+        fields_["no_store_families"] = frozenset(fields_["no_store_families"])
+    try:
+        return from_environment().with_overrides(**fields_)
+    except TypeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None

@@ -91,3 +91,10 @@ def test_python_dash_m_works_like_the_console_script(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "receipts exported" in result.stdout and "0 hits (scopes never mix)" in result.stdout
     assert (tmp_path / "demo" / "receipts.jsonl").stat().st_size > 0
+
+
+def test_canary_command_passes_on_a_fresh_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    verdict = tmp_path / "canary.json"
+    assert main(["canary", "--json", str(verdict)]) == 0
+    assert "canary: healthy" in capsys.readouterr().out
+    assert orjson.loads(verdict.read_bytes())["passed"] is True
