@@ -7,6 +7,7 @@ Exit codes: 0 healthy; 1 waiting only; 3 any other state at or above the --fail-
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -16,6 +17,7 @@ from typing import NoReturn
 from auditor.api import audit, parse_duration
 from auditor.html import DEFAULT_MAX_RUNS, render_html, write_html
 from auditor.lineage import lineage_graph, to_dot, to_tree
+from auditor.metrics import export_runs
 from auditor.report import Report
 from auditor.sources import AuditInputError
 from auditor.states import HEALTHY, STATES, rank
@@ -163,7 +165,9 @@ def _audit(args: argparse.Namespace) -> Report:
     if not args.paths and not args.db:
         raise AuditInputError("nothing to audit: give receipt files and/or --db STORE")
     key = read_key_file(args.key_file) if args.key_file is not None else None
-    return audit(args.paths, now=args.now, max_age=args.max_age, grace=args.grace, key=key, stores=args.db)
+    report = audit(args.paths, now=args.now, max_age=args.max_age, grace=args.grace, key=key, stores=args.db)
+    export_runs(report, os.environ)
+    return report
 
 
 def _check(args: argparse.Namespace) -> int:

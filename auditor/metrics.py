@@ -9,7 +9,7 @@ caller brings the meter (and so the SDK, readers and exporters).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from auditor.report import Report
@@ -18,7 +18,11 @@ from auditor.states import STATES
 if TYPE_CHECKING:
     from opentelemetry.metrics import CallbackOptions, Meter, ObservableGauge
 
-__all__ = ["DESCRIPTION", "GAUGE", "STATE_KEY", "UNIT", "observe_runs"]
+__all__ = ["DESCRIPTION", "ENV_TELEMETRY", "GAUGE", "STATE_KEY", "UNIT", "export_runs", "observe_runs"]
+
+#: "otlp": every `memoryos-audit check` / `report` exports the gauge over OTLP/HTTP, configured by the
+#: standard OTEL_* variables (the same switch memoryos reads; the auditor cannot import memoryos).
+ENV_TELEMETRY = "MEMORYOS_TELEMETRY"
 
 GAUGE = "memoryos.audit.runs"
 STATE_KEY = "memoryos.state"
@@ -49,3 +53,23 @@ def observe_runs(meter: Meter, report: ReportSource) -> ObservableGauge:
         return [Observation(current.counts.get(state, 0), {STATE_KEY: state}) for state in STATES]
 
     return meter.create_observable_gauge(GAUGE, [observe], unit=UNIT, description=DESCRIPTION)
+
+
+def export_runs(report: Report, environ: Mapping[str, str]) -> bool:
+    """When the environment asks for OTLP, export this audit's runs per state once, then stop.
+    Never raises: telemetry must not change the auditor's answer or its exit code."""
+    if environ.get(ENV_TELEMETRY, "").strip().lower() != "otlp":
+        return False
+    try:
+        from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
+
+        reader = PeriodicExportingMetricReader(OTLPMetricExporter(), export_interval_millis=3_600_000)
+        provider = MeterProvider(metric_readers=[reader])
+        observe_runs(provider.get_meter("memoryos.auditor"), report)
+        provider.shutdown()  # collects and exports once
+    except Exception as exc:  # a missing extra, a bad OTEL_* value, an unreachable collector
+        _log.warning("audit gauge: export failed (%s)", type(exc).__name__)
+        return False
+    return True

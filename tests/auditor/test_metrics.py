@@ -10,8 +10,9 @@ from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader, NumberDataPoint
 
 from auditor import STATES, Report, audit
-from auditor.metrics import GAUGE, STATE_KEY, UNIT, observe_runs
+from auditor.metrics import ENV_TELEMETRY, GAUGE, STATE_KEY, UNIT, export_runs, observe_runs
 from tests.auditor.streams import Stream, later
+from tests.memoryos.test_otel import Receiver, receiver  # noqa: F401 - the fixture is used by name
 
 
 class Sdk:
@@ -82,3 +83,54 @@ class TestRunsGauge:
 
         name, attribute, unit, _ = GAUGES["audit_runs"]
         assert (name, attribute, unit) == (GAUGE, STATE_KEY, UNIT)
+
+
+class TestExportWhenTheAuditorRuns:
+    def test_memoryos_audit_check_exports_the_gauge_over_otlp(
+        self,
+        tmp_path: Path,
+        receiver: Receiver,  # noqa: F811 - the fixture imported above, requested by name
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
+
+        from auditor.cli import main
+
+        s = Stream()
+        s.healthy_cycle()
+        s.store()
+        path = s.write(tmp_path / "r.jsonl")
+        monkeypatch.setenv(ENV_TELEMETRY, "otlp")
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint)
+        assert main(["check", str(path), "--now", later(s).isoformat(), "--format", "json"]) == 3
+        (body,) = receiver.bodies["/v1/metrics"]
+        request = ExportMetricsServiceRequest.FromString(body)
+        points = {
+            point.attributes[0].value.string_value: point.as_int
+            for rm in request.resource_metrics
+            for sm in rm.scope_metrics
+            for metric in sm.metrics
+            if metric.name == GAUGE
+            for point in metric.gauge.data_points
+        }
+        assert set(points) == set(STATES) and points["promotion_missing"] == 1
+
+    def test_without_the_switch_nothing_is_exported(self, sdk: Sdk, tmp_path: Path) -> None:
+        assert export_runs(mixed_report(tmp_path), {}) is False
+
+    def test_an_unreachable_collector_never_changes_the_answer(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]
+    ) -> None:
+        import orjson
+
+        from auditor.cli import main
+
+        s = Stream()
+        s.healthy_cycle()
+        s.store()
+        path = s.write(tmp_path / "r.jsonl")
+        monkeypatch.setenv(ENV_TELEMETRY, "otlp")
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9")  # nothing listens there
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "1")
+        assert main(["check", str(path), "--now", later(s).isoformat(), "--format", "json"]) == 3
+        assert orjson.loads(capsysbinary.readouterr().out)["verdict"] == "promotion_missing"
