@@ -166,29 +166,38 @@ def measure_promotion(
         before = mem.store.commits
         ours.append(timed(lambda t=turns: mem.promoter.promote_turns(t, int(time.time() * 1e6))))  # type: ignore[misc]
         commits.append(mem.store.commits - before)
-        base.append(timed(lambda: raw_move(raw, capacity, rng)))
+        rows = raw_setup(raw, capacity, rng)
+        base.append(timed(lambda r=rows: raw_move(raw, r)))  # type: ignore[misc]
     return statistics.median(ours), statistics.median(base), max(commits)
 
 
-def raw_move(conn: sqlite3.Connection, count: int, rng: random.Random) -> None:
-    conn.execute("BEGIN IMMEDIATE")
+def raw_setup(conn: sqlite3.Connection, count: int, rng: random.Random) -> list[tuple[str, str, str]]:
+    """Untimed: put `count` turns into STM for the raw move to take."""
     rows = [(uuid7(), sentence(rng), uuid7()) for _ in range(count)]
+    conn.execute("BEGIN IMMEDIATE")
     conn.executemany(
         "INSERT INTO units (memory_id, version, tier, user_scope, assistant_scope, body, created_at,"
         " valid_from, last_seen, run_id) VALUES (?, 1, 'stm', 'raw', 'raw', ?, 0, 0, 0, ?)",
         rows,
     )
     conn.execute("COMMIT")
+    return rows
+
+
+def raw_move(conn: sqlite3.Connection, rows: list[tuple[str, str, str]]) -> None:
+    """Timed: one transaction that inserts the pages, deletes the turns and writes a receipt each."""
     body = orjson.dumps({"boundary": "stm_to_mtm", "pad": "x" * 400})
-    start = conn.execute("SELECT coalesce(max(seq), 0) FROM raw_receipts").fetchone()[0]
     conn.execute("BEGIN IMMEDIATE")
+    start = conn.execute("SELECT coalesce(max(seq), 0) FROM raw_receipts").fetchone()[0]
     conn.executemany(
         "INSERT INTO units (memory_id, version, tier, user_scope, assistant_scope, body, created_at,"
         " valid_from, last_seen, run_id) VALUES (?, 1, 'mtm', 'raw', 'raw', ?, 0, 0, 0, ?)",
         [(uuid7(), text, run) for _, text, run in rows],
     )
     conn.executemany("DELETE FROM units WHERE memory_id = ?", [(m,) for m, _, _ in rows])
-    conn.executemany("INSERT INTO raw_receipts VALUES (?, ?)", [(start + i + 1, body) for i in range(count)])
+    conn.executemany(
+        "INSERT INTO raw_receipts VALUES (?, ?)", [(start + i + 1, body) for i in range(len(rows))]
+    )
     conn.execute("COMMIT")
 
 
