@@ -13,7 +13,7 @@ import signal
 from collections.abc import Sequence
 
 from memoryos import Memory
-from memoryos.promotion import StmOutcome
+from memoryos.promotion import StmOutcome, _Placer
 from memoryos.store.rows import Segment, Unit
 from receipts import uuid7
 
@@ -84,10 +84,10 @@ class NaivePromoter:
         user, assistant = turns[0].user_scope, turns[0].assistant_scope
         with self.mem.store.write("stm_to_mtm") as tx:
             segments: dict[str, Segment] = {s.segment_id: s for s in tx.segments(user, assistant)}
+            placer = _Placer(segments, self.mem.config.segment_similarity)
             touched: list[str] = []
             for turn in turns:
-                page, segment = promoter._page_for(turn, segments, run_id, now)
-                segments[segment.segment_id] = segment
+                page, segment = promoter._page_for(turn, placer, run_id, now)
                 tx.insert_unit(page)
                 tx.emit(
                     self.mem.drafts.about(
@@ -102,6 +102,6 @@ class NaivePromoter:
                 )
                 touched.append(segment.segment_id)
             for segment_id in dict.fromkeys(touched):
-                tx.put_segment(segments[segment_id])
+                tx.put_segment(placer.finished(segment_id))
             evicted = promoter._evict_cold_segments(tx, list(segments.values()), run_id, now)
         return StmOutcome(len(turns), tuple(dict.fromkeys(touched)), evicted)

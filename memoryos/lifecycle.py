@@ -18,7 +18,7 @@ from memoryos.logs import get_logger
 from memoryos.model import Excluded, Finding, Maintenance
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.lpm import decayed_status
-from memoryos.policies.text import keywords, summarize
+from memoryos.policies.text import keywords, ranked, summarize
 from memoryos.promotion import OWNER, Promoter, segment_heat
 from memoryos.receipting import Drafts
 from memoryos.scope import ScopeKey
@@ -257,8 +257,8 @@ class Lifecycle:
         tx.put_segment(
             replace(
                 segment,
-                keywords=dict(counts.most_common(64)),
-                summary=summarize(p.body for p in pages),
+                keywords=ranked(counts),
+                summary=summarize((p.body for p in pages), weights=counts),
                 interactions=len(pages),
                 version=segment.version + 1,
             )

@@ -20,7 +20,7 @@ from memoryos.policies import segments as segment_policy
 from memoryos.policies.distill import Distilled, PageView, Summarizer
 from memoryos.policies.heat import HeatParams, heat
 from memoryos.policies.lpm import Reconcile, RecordView, evict_from_list
-from memoryos.policies.text import keywords, summarize, top_keywords
+from memoryos.policies.text import keywords, ranked, summarize, top_keywords
 from memoryos.receipting import Drafts
 from memoryos.settings import Config
 from memoryos.store.base import Store, Transaction
@@ -51,6 +51,51 @@ def segment_heat(config: Config, segment: Segment, now: int) -> float:
     )
 
 
+class _Placer:
+    """Places one promotion's pages into segments. Keyword sets are computed once per promotion and
+    updated as pages join; each touched segment's summary is rebuilt once, when it is finished."""
+
+    def __init__(self, segments: dict[str, Segment], threshold: float) -> None:
+        self.segments = segments
+        self.threshold = threshold
+        self.views = {sid: _view(s) for sid, s in segments.items()}
+        self.texts: dict[str, list[str]] = {}
+
+    def place(self, turn: Unit, now: int) -> Segment:
+        words = keywords(turn.body)
+        chosen = segment_policy.choose_segment(top_keywords(words), list(self.views.values()), self.threshold)
+        if chosen is None:
+            segment = Segment(uuid7(), turn.user_scope, turn.assistant_scope, {}, "", 0, 0, now, now, 0)
+        else:
+            segment = self.segments[chosen]
+        merged = Counter(segment.keywords)
+        merged.update(words)
+        segment = replace(
+            segment,
+            keywords=ranked(merged),
+            interactions=segment.interactions + 1,
+            version=segment.version + 1,
+        )
+        self.segments[segment.segment_id] = segment
+        self.views[segment.segment_id] = _view(segment)
+        self.texts.setdefault(segment.segment_id, []).append(turn.body)
+        return segment
+
+    def finished(self, segment_id: str) -> Segment:
+        segment = self.segments[segment_id]
+        texts = (
+            [segment.summary, *self.texts.get(segment_id, [])] if segment.summary else self.texts[segment_id]
+        )
+        return replace(segment, summary=summarize(texts, weights=segment.keywords))
+
+
+def _view(segment: Segment) -> segment_policy.SegmentView:
+    # keywords are stored ranked (policies.text.ranked), so the top 32 are the first 32 keys
+    return segment_policy.SegmentView(
+        segment.segment_id, tuple(list(segment.keywords)[:32]), 0.0, segment.created_at
+    )
+
+
 def content_hash(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).casefold().encode()).hexdigest()
 
@@ -78,11 +123,12 @@ class Promoter:
             present = {u.memory_id for u in tx.stm_turns(user, assistant)}
             turns = [t for t in turns if t.memory_id in present]  # another process may have moved them
             segments = {s.segment_id: s for s in tx.segments(user, assistant)}
+            placer = _Placer(segments, self.config.segment_similarity)
             touched: list[str] = []
+            pages: list[Unit] = []
             for turn in turns:
-                page, segment = self._page_for(turn, segments, run_id, now)
-                segments[segment.segment_id] = segment
-                tx.insert_unit(page)
+                page, segment = self._page_for(turn, placer, run_id, now)
+                pages.append(page)
                 tx.emit(
                     self.drafts.about(
                         run_id,
@@ -95,11 +141,12 @@ class Promoter:
                     )
                 )
                 touched.append(segment.segment_id)
+            tx.insert_units(pages)
             failpoint("stm_to_mtm.after_pages")
             tx.delete_units([t.rowid for t in turns if t.rowid is not None])
             failpoint("stm_to_mtm.after_release")
             for segment_id in dict.fromkeys(touched):
-                tx.put_segment(segments[segment_id])
+                tx.put_segment(placer.finished(segment_id))
             evicted = self._evict_cold_segments(tx, list(segments.values()), run_id, now)
             failpoint("stm_to_mtm.after_receipts")
         failpoint("stm_to_mtm.after_commit")
@@ -109,29 +156,8 @@ class Promoter:
         self.telemetry.count("evictions", evicted, tier="mtm")
         return StmOutcome(len(turns), tuple(dict.fromkeys(touched)), evicted)
 
-    def _page_for(
-        self, turn: Unit, segments: dict[str, Segment], run_id: str, now: int
-    ) -> tuple[Unit, Segment]:
-        words = keywords(turn.body)
-        views = [
-            segment_policy.SegmentView(s.segment_id, tuple(top_keywords(s.keywords)), 0.0, s.created_at)
-            for s in segments.values()
-        ]
-        chosen = segment_policy.choose_segment(top_keywords(words), views, self.config.segment_similarity)
-        if chosen is None:
-            segment = Segment(uuid7(), turn.user_scope, turn.assistant_scope, {}, "", 0, 0, now, now, 0)
-        else:
-            segment = segments[chosen]
-        merged = Counter(segment.keywords)
-        merged.update(words)
-        summary = summarize([segment.summary, turn.body]) if segment.summary else summarize([turn.body])
-        segment = replace(
-            segment,
-            keywords=dict(merged.most_common(64)),
-            summary=summary,
-            interactions=segment.interactions + 1,
-            version=segment.version + 1,
-        )
+    def _page_for(self, turn: Unit, placer: _Placer, run_id: str, now: int) -> tuple[Unit, Segment]:
+        segment = placer.place(turn, now)
         page = replace(
             turn,
             memory_id=uuid7(),

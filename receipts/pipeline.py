@@ -6,6 +6,8 @@ chain head inside its transaction, seals, and writes the rendered line in the sa
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from receipts.canonical import compute_mac, link_hash
+from receipts.canonical import canonical_bytes
 from receipts.errors import ReceiptError
 from receipts.ids import uuid7
 from receipts.model import SCHEMA, ZERO_HASH, format_utc, problems
@@ -55,13 +57,17 @@ def validate(receipt: Mapping[str, Any]) -> None:
         raise ReceiptError(field, problem)
 
 
-def chain(receipt: Receipt, head: ChainHead) -> tuple[Receipt, ChainHead]:
+def chain(receipt: Receipt, head: ChainHead) -> tuple[Receipt, ChainHead, bytes]:
+    """Link after `head`; also returns the canonical bytes, which both the link and the MAC cover."""
     linked = {**receipt, "seq": head.seq + 1, "prev": head.link}
-    return linked, ChainHead(head.chain_id, head.seq + 1, link_hash(linked))
+    canonical = canonical_bytes(linked)
+    return linked, ChainHead(head.chain_id, head.seq + 1, hashlib.sha256(canonical).hexdigest()), canonical
 
 
-def sign(receipt: Receipt, key: bytes | None) -> Receipt:
-    return receipt if key is None else {**receipt, "mac": compute_mac(key, receipt)}
+def sign(receipt: Receipt, key: bytes | None, canonical: bytes) -> Receipt:
+    if key is None:
+        return receipt
+    return {**receipt, "mac": hmac.new(key, canonical, hashlib.sha256).hexdigest()}
 
 
 def render(receipt: Mapping[str, Any]) -> bytes:
@@ -74,6 +80,6 @@ def seal(draft: Mapping[str, Any], head: ChainHead, key: bytes | None, at: datet
     stamped = stamp(draft, head.chain_id, at)
     # seq and prev are placeholders while validating so that a bad draft fails before chaining.
     validate({**stamped, "seq": head.seq + 1, "prev": head.link})
-    linked, new_head = chain(stamped, head)
-    signed = sign(linked, key)
+    linked, new_head, canonical = chain(stamped, head)
+    signed = sign(linked, key, canonical)
     return Sealed(signed, render(signed), new_head)

@@ -41,15 +41,16 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
 
 
-def summarize(texts: Iterable[str], limit_chars: int = 400) -> str:
-    """The sentences that carry the most of the segment's keywords, in their original order."""
+def summarize(texts: Iterable[str], limit_chars: int = 400, weights: Mapping[str, int] | None = None) -> str:
+    """The sentences that carry the most keyword weight, in their original order. `weights` are the
+    keyword counts of the whole text when the caller already has them (a segment does)."""
     ordered = [s for t in texts for s in sentences(t)]
     if not ordered:
         return ""
-    weights = keywords(" ".join(ordered))
-    ranked = sorted(
-        range(len(ordered)), key=lambda i: (-sum(weights[w] for w in set(keywords(ordered[i]))), i)
-    )
+    if weights is None:
+        weights = keywords(" ".join(ordered))
+    scores = [sum(weights.get(w, 0) for w in set(tokens(sentence))) for sentence in ordered]
+    ranked = sorted(range(len(ordered)), key=lambda i: (-scores[i], i))
     chosen: list[int] = []
     size = 0
     for index in ranked:
@@ -58,6 +59,12 @@ def summarize(texts: Iterable[str], limit_chars: int = 400) -> str:
         chosen.append(index)
         size += len(ordered[index]) + 1
     return " ".join(ordered[i] for i in sorted(chosen))[: limit_chars * 2]
+
+
+def ranked(counts: Mapping[str, int], limit: int = 64) -> dict[str, int]:
+    """The `limit` strongest keywords, strongest first (ties alphabetical): stored in this order,
+    the first n keys are the top n with no further sorting."""
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit])
 
 
 def fts_query(query: str) -> str | None:

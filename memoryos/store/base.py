@@ -24,6 +24,9 @@ class Transaction(ABC):
     def insert_unit(self, unit: Unit) -> int: ...
 
     @abstractmethod
+    def insert_units(self, units: Sequence[Unit]) -> None: ...
+
+    @abstractmethod
     def delete_units(self, rowids: Sequence[int]) -> None: ...
 
     @abstractmethod

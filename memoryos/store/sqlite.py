@@ -47,6 +47,24 @@ def _unit(row: Sequence[Any]) -> Unit:
     return Unit(**values, rowid=row[0])
 
 
+_INSERT_UNIT = (
+    f"INSERT INTO units ({', '.join(_UNIT_COLUMNS)}) VALUES ({', '.join('?' * len(_UNIT_COLUMNS))})"
+)
+_INSERT_SOURCE = "INSERT OR IGNORE INTO unit_sources (source_id, memory_id) VALUES (?, ?)"
+
+
+def _row(unit: Unit) -> list[Any]:
+    values = [getattr(unit, c) for c in _UNIT_COLUMNS]
+    for i, name in enumerate(_UNIT_COLUMNS):
+        if name in _JSON_COLUMNS:
+            values[i] = orjson.dumps(list(values[i])).decode()
+    return values
+
+
+def _sources(unit: Unit) -> list[tuple[str, str]]:
+    return [(s, unit.memory_id) for s in _lineage(unit) if s != unit.memory_id]
+
+
 def _lineage(unit: Unit) -> set[str]:
     """Everything this unit was built from, by memory id: forgetting any of them reaches it."""
     return set(unit.source_ids) | {ref.split("@", 1)[0] for ref in unit.derived_from}
@@ -130,20 +148,14 @@ class SQLiteTransaction(Transaction):
 
     # -- units ----------------------------------------------------------------------------------
     def insert_unit(self, unit: Unit) -> int:
-        values = [getattr(unit, c) for c in _UNIT_COLUMNS]
-        for i, name in enumerate(_UNIT_COLUMNS):
-            if name in _JSON_COLUMNS:
-                values[i] = orjson.dumps(list(values[i])).decode()
-        cursor = self._conn.execute(
-            f"INSERT INTO units ({', '.join(_UNIT_COLUMNS)}) VALUES ({', '.join('?' * len(_UNIT_COLUMNS))})",
-            values,
-        )
-        rowid = int(cursor.lastrowid or 0)
-        self._conn.executemany(
-            "INSERT OR IGNORE INTO unit_sources (source_id, memory_id) VALUES (?, ?)",
-            [(s, unit.memory_id) for s in _lineage(unit) if s != unit.memory_id],
-        )
-        return rowid
+        cursor = self._conn.execute(_INSERT_UNIT, _row(unit))
+        self._conn.executemany(_INSERT_SOURCE, _sources(unit))
+        return int(cursor.lastrowid or 0)
+
+    def insert_units(self, units: Sequence[Unit]) -> None:
+        """Many units in two statements (a promotion's pages)."""
+        self._conn.executemany(_INSERT_UNIT, [_row(u) for u in units])
+        self._conn.executemany(_INSERT_SOURCE, [pair for u in units for pair in _sources(u)])
 
     def delete_units(self, rowids: Sequence[int]) -> None:
         self._conn.executemany("DELETE FROM units WHERE rowid = ?", [(r,) for r in rowids])
@@ -352,7 +364,7 @@ class SQLiteTransaction(Transaction):
                 segment.segment_id,
                 segment.user_scope,
                 segment.assistant_scope,
-                orjson.dumps(segment.keywords, option=orjson.OPT_SORT_KEYS).decode(),
+                orjson.dumps(segment.keywords).decode(),  # kept in ranked order (policies.text.ranked)
                 segment.summary,
                 segment.visits,
                 segment.interactions,
