@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import memoryos
+from receipts import format_utc
 
 SESSIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -128,5 +129,8 @@ def run_demo(folder: str) -> None:
         findings = mem.check()
         _say(f"\nReceipts: {exported} content-free receipts exported to {receipts_file}")
         _say(f"  check() -> {findings or 'no findings'}")
-        _say(f"  audit them:  memoryos-audit check {receipts_file}    (or --db {db})")
+        # The demo runs on a simulated clock: audit at its time, or turns still waiting in STM
+        # would read as overdue weeks later.
+        at = format_utc(clock.now)
+        _say(f"  audit them:  memoryos-audit check {receipts_file} --now {at} --format text   (or --db {db})")
         _say(f"  inspect:     memoryos status --db {db} --table")
