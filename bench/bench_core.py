@@ -28,11 +28,18 @@ from typing import Any
 import orjson
 
 import memoryos
+from memoryos.scope import ScopeKey
 from memoryos.store.rows import Unit
+from memoryos.testing import FakeClock
 from receipts import uuid7
 
 WORDS = [f"w{i}" for i in range(5000)]
 TOPICS = ["deploy", "rust", "garden", "invoice", "piano", "kubernetes", "recipe", "travel", "tax", "football"]
+
+
+def bench_clock() -> FakeClock:
+    """Simulated time: 50 µs a reading, so a long run never stands still or races real time."""
+    return FakeClock(start=datetime(2026, 6, 1, tzinfo=UTC), tick=timedelta(microseconds=50))
 
 
 def sentence(rng: random.Random) -> str:
@@ -40,13 +47,22 @@ def sentence(rng: random.Random) -> str:
     return f"{rng.choice(TOPICS)} {' '.join(words)} {rng.choice(TOPICS)}"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 6, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(microseconds=50)
-        return self.now
+def user_turn(key: ScopeKey, tier: str, body: str, now: int, run_id: str, **extra: Any) -> Unit:
+    """A user's unit as the store would hold it, written straight through the store's API."""
+    return Unit(
+        memory_id=uuid7(),
+        version=1,
+        tier=tier,
+        user_scope=key.user,
+        assistant_scope=key.assistant,
+        body=body,
+        created_at=now,
+        valid_from=now,
+        last_seen=now,
+        run_id=run_id,
+        role="user",
+        **extra,
+    )
 
 
 def fill(mem: memoryos.Memory, count: int, scopes: list[memoryos.Scope], rng: random.Random) -> None:
@@ -61,18 +77,12 @@ def fill(mem: memoryos.Memory, count: int, scopes: list[memoryos.Scope], rng: ra
             for _ in range(batch):
                 key = keys[done % len(keys)]
                 turn = uuid7()
-                page = Unit(
-                    memory_id=uuid7(),
-                    version=1,
-                    tier="mtm",
-                    user_scope=key.user,
-                    assistant_scope=key.assistant,
-                    body=sentence(rng),
-                    created_at=now,
-                    valid_from=now,
-                    last_seen=now,
-                    run_id=run_id,
-                    role="user",
+                page = user_turn(
+                    key,
+                    "mtm",
+                    sentence(rng),
+                    now,
+                    run_id,
                     segment_id="fill",
                     source_ids=(turn,),
                     derived_from=(f"{turn}@1",),
@@ -146,21 +156,7 @@ def measure_promotion(
         with mem.store.write("fill") as tx:  # put 7 turns into STM without triggering promotion
             for _ in range(capacity):
                 now = int(mem._clock().timestamp() * 1e6)
-                tx.insert_unit(
-                    Unit(
-                        memory_id=uuid7(),
-                        version=1,
-                        tier="stm",
-                        user_scope=key.user,
-                        assistant_scope=key.assistant,
-                        body=sentence(rng),
-                        created_at=now,
-                        valid_from=now,
-                        last_seen=now,
-                        run_id=uuid7(),
-                        role="user",
-                    )
-                )
+                tx.insert_unit(user_turn(key, "stm", sentence(rng), now, uuid7()))
         with mem.store.read() as tx:
             turns = tx.stm_turns(key.user, key.assistant)
         before = mem.store.commits
@@ -225,7 +221,12 @@ def measure_recall(mem: memoryos.Memory, db: Path, samples: int, rng: random.Ran
 
 def open_filled(folder: Path, size: int, scopes: list[memoryos.Scope], durability: str) -> memoryos.Memory:
     db = folder / f"bench-{size}-{len(scopes)}-{durability}.db"
-    mem = memoryos.open(db, clock=Clock(), durability=durability, heat_threshold=1e12)
+    mem = memoryos.open(
+        db,
+        clock=bench_clock(),
+        durability=durability,
+        heat_threshold=1e12,
+    )
     fill(mem, size, scopes, random.Random(size))
     return mem
 

@@ -37,9 +37,15 @@ from memoryos.memory import key_path_for
 from memoryos.otel import OtelTelemetry
 from memoryos.promotion import StmOutcome
 from memoryos.telemetry import DISABLED, AttributeValue, Telemetry, spanned, traced
+from memoryos.testing import FakeClock
 
 TOPICS = ["deploy", "rust", "garden", "invoice", "piano", "kubernetes", "recipe", "travel", "tax", "football"]
 WORDS = [f"w{i}" for i in range(3000)]
+
+
+def bench_clock() -> FakeClock:
+    """Simulated time: 50 µs a reading, so a long run never stands still or races real time."""
+    return FakeClock(start=datetime(2026, 6, 1, tzinfo=UTC), tick=timedelta(microseconds=50))
 
 
 # -- (a) the off path ---------------------------------------------------------------------------------
@@ -82,15 +88,6 @@ def off_path(number: int, repeat: int) -> list[tuple[str, float]]:
 
 
 # -- (b) on versus off --------------------------------------------------------------------------------
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 6, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(microseconds=50)
-        return self.now
-
-
 class _Sink(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", "0")))
@@ -123,7 +120,12 @@ def sentence(rng: random.Random) -> str:
 def prefill(path: Path, turns: int, seed: int) -> None:
     rng = random.Random(seed)
     scopes = [memoryos.Scope(user=f"user{i}", assistant="bench") for i in range(4)]
-    with memoryos.open(path, clock=Clock(), durability="normal", telemetry=DISABLED) as mem:
+    with memoryos.open(
+        path,
+        clock=bench_clock(),
+        durability="normal",
+        telemetry=DISABLED,
+    ) as mem:
         for i in range(turns):
             mem.remember(scopes[i % len(scopes)], sentence(rng))
 
@@ -192,8 +194,18 @@ def on_versus_off(args: argparse.Namespace, work: Path, endpoint: str) -> dict[s
     on = OtelTelemetry.from_environment("bench", environ)
     assert on.enabled, "OTLP export could not be configured"
     stores = {
-        "off": memoryos.open(paths["off"], clock=Clock(), durability="full", telemetry=DISABLED),
-        "on": memoryos.open(paths["on"], clock=Clock(), durability="full", telemetry=on),
+        "off": memoryos.open(
+            paths["off"],
+            clock=bench_clock(),
+            durability="full",
+            telemetry=DISABLED,
+        ),
+        "on": memoryos.open(
+            paths["on"],
+            clock=bench_clock(),
+            durability="full",
+            telemetry=on,
+        ),
     }
     timers = {mode: Timed(mem) for mode, mem in stores.items()}
     runs: list[dict[str, tuple[float, float]]] = []

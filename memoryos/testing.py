@@ -22,11 +22,30 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Literal
 
 import orjson
+
+
+class FakeClock:
+    """A clock for `memoryos.open(..., clock=...)` that a test moves. Each reading advances it by
+    `tick` (default 1 ms, so readings are strictly ordered; `timedelta(0)` freezes it)."""
+
+    def __init__(self, start: datetime | None = None, tick: timedelta = timedelta(milliseconds=1)) -> None:
+        self.now = start or datetime(2026, 1, 1, tzinfo=UTC)
+        self.tick = tick
+
+    def __call__(self) -> datetime:
+        self.now += self.tick
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
 
 Mode = Literal["normal", "slow", "error500", "rate_limit_then_ok", "malformed", "refused"]
 MODES: tuple[Mode, ...] = ("normal", "slow", "error500", "rate_limit_then_ok", "malformed", "refused")

@@ -14,6 +14,7 @@ import pytest
 import memoryos
 from auditor import audit
 from auditor.cli import main
+from memoryos.testing import FakeClock
 from receipts import format_utc
 
 START = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
@@ -31,18 +32,7 @@ TURNS = [
 ]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
-def workload(db: Path, clock: Clock, *, maintain: bool) -> None:
+def workload(db: Path, clock: FakeClock, *, maintain: bool) -> None:
     """Two sessions of a coding assistant: remember, recall, generate, and (optionally) upkeep."""
     alice = memoryos.Scope(user="alice", assistant="coder")
     bob = memoryos.Scope(user="bob", assistant="coder")
@@ -72,7 +62,7 @@ def workload(db: Path, clock: Clock, *, maintain: bool) -> None:
 def test_a_maintained_store_audits_healthy_or_waiting(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    clock = Clock()
+    clock = FakeClock(start=START, tick=timedelta(0))
     db = tmp_path / "agent.db"
     workload(db, clock, maintain=True)
     code = main(["check", "--db", str(db), "--now", format_utc(clock.now), "--format", "json"])
@@ -86,7 +76,7 @@ def test_a_maintained_store_audits_healthy_or_waiting(
 def test_an_unmaintained_store_past_its_wait_windows_is_promotion_missing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    clock = Clock()
+    clock = FakeClock(start=START, tick=timedelta(0))
     db = tmp_path / "agent.db"
     workload(db, clock, maintain=False)
     later = format_utc(clock.now + timedelta(hours=2))
@@ -98,7 +88,7 @@ def test_an_unmaintained_store_past_its_wait_windows_is_promotion_missing(
 
 
 def test_exported_receipts_audit_like_the_outbox(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = FakeClock(start=START, tick=timedelta(0))
     db = tmp_path / "agent.db"
     workload(db, clock, maintain=True)
     with memoryos.open(db, clock=clock) as mem:

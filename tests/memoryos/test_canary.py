@@ -25,7 +25,7 @@ from memoryos.canary import Canary, CanaryVerdict, run_canary
 from memoryos.promotion import content_hash
 from memoryos.settings import ENV_FAILPOINTS, Config
 from memoryos.store.rows import Unit
-from tests.memoryos.conftest import FakeClock
+from memoryos.testing import FakeClock
 
 PINNED = {"schema", "verdict", "passed", "sourceVersion", "configHash", "durability", "steps", "at"}
 STEPS = {"store", "stm_to_mtm", "mtm_to_lpm", "recall", "verified", "generated", "erased"}

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import memoryos
+from memoryos.testing import FakeClock
 from receipts import read_outbox
-from tests.memoryos.conftest import FakeClock
 
 CANARY = "zqxerasecanaryjv"
 

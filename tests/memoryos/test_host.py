@@ -13,8 +13,8 @@ import pytest
 
 import memoryos
 from memoryos.cli import main
+from memoryos.testing import FakeClock
 from receipts import read_outbox
-from tests.memoryos.conftest import FakeClock
 
 
 class TestContext:

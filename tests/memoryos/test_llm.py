@@ -29,9 +29,8 @@ from memoryos.logs import LOGGER_NAME
 from memoryos.policies.distill import Distilled, ExtractiveSummarizer, PageView
 from memoryos.policies.text import summarize
 from memoryos.settings import ENV_LLM_API_KEY, ENV_LLM_MODEL, ENV_LLM_TIMEOUT, ENV_LLM_URL
-from memoryos.testing import ERROR_BODY, GARBAGE, FakeLLMServer, Mode, answer_for
+from memoryos.testing import ERROR_BODY, GARBAGE, FakeClock, FakeLLMServer, Mode, answer_for
 from receipts import read_outbox
-from tests.memoryos.conftest import FakeClock
 
 KEY = "sk-test-SECRETKEY-0123456789abcdef"
 TIMEOUT = 0.3

@@ -23,22 +23,14 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent, Tool
 
 import memoryos
+from auditor.states import STATES as AUDIT_STATES
 from memoryos.mcp_server import ToolFailure, build_parser, main, run_auditor
 
 ALICE = memoryos.Scope(user="alice", assistant="coder")
 BOB = memoryos.Scope(user="bob", assistant="coder")
 ALICE_WRITER = memoryos.Scope(user="alice", assistant="writer")
 TOOL_NAMES = {"memory_remember", "memory_write", "memory_read", "memory_forget", "memory_health"}
-STATES = {
-    "scope_conflict",
-    "source_at_risk",
-    "promotion_missing",
-    "stale_retrieval",
-    "generation_unverified",
-    "uncertain",
-    "waiting",
-    "healthy",
-}
+STATES = set(AUDIT_STATES)
 
 
 @dataclass

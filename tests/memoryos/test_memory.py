@@ -11,7 +11,7 @@ import pytest
 
 import memoryos
 import receipts
-from tests.memoryos.conftest import FakeClock
+from memoryos.testing import FakeClock
 
 
 def outbox(db: Path) -> list[dict[str, object]]:

@@ -30,7 +30,7 @@ import memoryos
 from memoryos import otel
 from memoryos.otel import OtelTelemetry, add_trace_ids
 from memoryos.settings import ENV_TELEMETRY
-from tests.memoryos.conftest import FakeClock
+from memoryos.testing import FakeClock
 
 CANARIES = ("CANARYUSR", "CANARYAST", "CANARYKEY", "CANARYTXT", "CANARYQRY", "CANARYBODY", "CANARYSESS")
 SCOPE = memoryos.Scope(user="alice-CANARYUSR", assistant="coder-CANARYAST", session="s-CANARYSESS")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import memoryos
 from memoryos.cli import main
-from tests.memoryos.conftest import FakeClock
+from memoryos.testing import FakeClock
 
 SCOPES = [memoryos.Scope(user=u, assistant="coder") for u in ("ann", "ben")]
 WORDS = ["rust", "kiwi", "piano", "garden", "deploy"]

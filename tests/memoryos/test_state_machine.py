@@ -19,19 +19,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 import memoryos
+from memoryos.testing import FakeClock
 from receipts import read_outbox
 
 SCOPES = [memoryos.Scope(user=u, assistant="coder") for u in ("ann", "ben", "cat")]
 WORDS = ["rust", "garden", "piano", "tax", "deploy", "kiwi", "river", "stone"]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(milliseconds=1)
-        return self.now
 
 
 class MemoryMachine(RuleBasedStateMachine):
@@ -39,7 +31,7 @@ class MemoryMachine(RuleBasedStateMachine):
         super().__init__()
         self.dir = Path(tempfile.mkdtemp())
         self.db = self.dir / "m.db"
-        self.clock = Clock()
+        self.clock = FakeClock(start=datetime(2026, 3, 1, tzinfo=UTC))
         self.mem = self._open()
         self.turns: dict[str, int] = {}  # acknowledged turn id -> scope index
         self.keys: dict[tuple[int, str], str] = {}  # model of the drawer: (scope, key) -> body
