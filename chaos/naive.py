@@ -85,9 +85,8 @@ class NaivePromoter:
         with self.mem.store.write("stm_to_mtm") as tx:
             segments: dict[str, Segment] = {s.segment_id: s for s in tx.segments(user, assistant)}
             placer = _Placer(segments, self.mem.config.segment_similarity)
-            touched: list[str] = []
             for turn in turns:
-                page, segment = promoter._page_for(turn, placer, run_id, now)
+                page = promoter._page_for(turn, placer.place(turn, now), run_id, now)
                 tx.insert_unit(page)
                 tx.emit(
                     self.mem.drafts.about(
@@ -100,8 +99,7 @@ class NaivePromoter:
                         sourcePresent=False,
                     )
                 )
-                touched.append(segment.segment_id)
-            for segment_id in dict.fromkeys(touched):
-                tx.put_segment(placer.finished(segment_id))
+            for segment in placer.finished():
+                tx.put_segment(segment)
             evicted = promoter._evict_cold_segments(tx, list(segments.values()), run_id, now)
-        return StmOutcome(len(turns), tuple(dict.fromkeys(touched)), evicted)
+        return StmOutcome(len(turns), tuple(placer.joined), evicted)

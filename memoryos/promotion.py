@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -20,7 +19,7 @@ from memoryos.policies import segments as segment_policy
 from memoryos.policies.distill import Distilled, PageView, Summarizer
 from memoryos.policies.heat import HeatParams, heat
 from memoryos.policies.lpm import Reconcile, RecordView, evict_from_list
-from memoryos.policies.text import keywords, ranked, summarize, top_keywords
+from memoryos.policies.text import keywords, ranked, top_keywords
 from memoryos.receipting import Drafts
 from memoryos.settings import Config
 from memoryos.store.base import Store, Transaction
@@ -52,48 +51,64 @@ def segment_heat(config: Config, segment: Segment, now: int) -> float:
 
 
 class _Placer:
-    """Places one promotion's pages into segments. Keyword sets are computed once per promotion and
-    updated as pages join; each touched segment's summary is rebuilt once, when it is finished."""
+    """Places one promotion's pages into segments.
+
+    Similarity reads each segment's top 32 stored keywords plus every keyword of the pages that
+    joined it in this promotion; a segment that pages join keeps running keyword counts, and
+    becomes a row again (re-ranked) only once, when the promotion is finished.
+    """
 
     def __init__(self, segments: dict[str, Segment], threshold: float) -> None:
         self.segments = segments
         self.threshold = threshold
-        self.views = {sid: _view(s) for sid, s in segments.items()}
-        self.texts: dict[str, list[str]] = {}
+        # keywords are stored ranked (policies.text.ranked), so the top 32 are the first 32 keys
+        self.views = {
+            sid: _view(sid, frozenset(list(s.keywords)[:32]), s.created_at) for sid, s in segments.items()
+        }
+        self.counts: dict[str, dict[str, int]] = {}
+        self.joined: dict[str, int] = {}  # pages per segment joined
 
-    def place(self, turn: Unit, now: int) -> Segment:
+    def place(self, turn: Unit, now: int) -> str:
+        """The id of the segment this turn's page joins (a new one if none is similar enough)."""
         words = keywords(turn.body)
-        chosen = segment_policy.choose_segment(top_keywords(words), list(self.views.values()), self.threshold)
+        page = words if len(words) <= 32 else top_keywords(words)  # the page's top 32, as for segments
+        chosen = segment_policy.choose_segment(page, list(self.views.values()), self.threshold)
         if chosen is None:
-            segment = Segment(uuid7(), turn.user_scope, turn.assistant_scope, {}, "", 0, 0, now, now, 0)
-        else:
-            segment = self.segments[chosen]
-        merged = Counter(segment.keywords)
-        merged.update(words)
-        segment = replace(
-            segment,
-            keywords=ranked(merged),
-            interactions=segment.interactions + 1,
-            version=segment.version + 1,
+            chosen = uuid7()
+            self.segments[chosen] = Segment(
+                chosen, turn.user_scope, turn.assistant_scope, {}, "", 0, 0, now, now, 0
+            )
+            self.views[chosen] = _view(chosen, frozenset(), now)
+        counts = self.counts.get(chosen)
+        if counts is None:
+            counts = self.counts[chosen] = dict(self.segments[chosen].keywords)
+        for word, count in words.items():
+            counts[word] = counts.get(word, 0) + count
+        segment = self.segments[chosen]
+        self.views[chosen] = _view(
+            chosen, frozenset(words).union(self.views[chosen].keywords), segment.created_at
         )
-        self.segments[segment.segment_id] = segment
-        self.views[segment.segment_id] = _view(segment)
-        self.texts.setdefault(segment.segment_id, []).append(turn.body)
-        return segment
+        self.joined[chosen] = self.joined.get(chosen, 0) + 1
+        return chosen
 
-    def finished(self, segment_id: str) -> Segment:
-        segment = self.segments[segment_id]
-        texts = (
-            [segment.summary, *self.texts.get(segment_id, [])] if segment.summary else self.texts[segment_id]
-        )
-        return replace(segment, summary=summarize(texts, weights=segment.keywords))
+    def finished(self) -> list[Segment]:
+        """Every segment pages joined, with its new keywords, interactions and version. Summaries are
+        not written here: maintain() refreshes them off the request path (Segment.summary_stale)."""
+        updated = []
+        for segment_id, joined in self.joined.items():
+            segment = self.segments[segment_id]
+            self.segments[segment_id] = replace(
+                segment,
+                keywords=ranked(self.counts[segment_id]),
+                interactions=segment.interactions + joined,
+                version=segment.version + joined,
+            )
+            updated.append(self.segments[segment_id])
+        return updated
 
 
-def _view(segment: Segment) -> segment_policy.SegmentView:
-    # keywords are stored ranked (policies.text.ranked), so the top 32 are the first 32 keys
-    return segment_policy.SegmentView(
-        segment.segment_id, tuple(list(segment.keywords)[:32]), 0.0, segment.created_at
-    )
+def _view(segment_id: str, keywords: frozenset[str], created_at: int) -> segment_policy.SegmentView:
+    return segment_policy.SegmentView(segment_id, keywords, 0.0, created_at)
 
 
 def content_hash(text: str) -> str:
@@ -120,15 +135,12 @@ class Promoter:
         user, assistant = turns[0].user_scope, turns[0].assistant_scope
         failpoint("stm_to_mtm.begin")
         with self.store.write("stm_to_mtm") as tx:
-            present = {u.memory_id for u in tx.stm_turns(user, assistant)}
+            present = tx.stm_ids(user, assistant)
             turns = [t for t in turns if t.memory_id in present]  # another process may have moved them
             segments = {s.segment_id: s for s in tx.segments(user, assistant)}
             placer = _Placer(segments, self.config.segment_similarity)
-            touched: list[str] = []
-            pages: list[Unit] = []
-            for turn in turns:
-                page, segment = self._page_for(turn, placer, run_id, now)
-                pages.append(page)
+            pages = [self._page_for(turn, placer.place(turn, now), run_id, now) for turn in turns]
+            for turn, page in zip(turns, pages, strict=True):
                 tx.emit(
                     self.drafts.about(
                         run_id,
@@ -140,13 +152,13 @@ class Promoter:
                         sourcePresent=False,
                     )
                 )
-                touched.append(segment.segment_id)
             tx.insert_units(pages)
             failpoint("stm_to_mtm.after_pages")
             tx.delete_units([t.rowid for t in turns if t.rowid is not None])
             failpoint("stm_to_mtm.after_release")
-            for segment_id in dict.fromkeys(touched):
-                tx.put_segment(placer.finished(segment_id))
+            for segment in placer.finished():
+                tx.put_segment(segment)
+            touched = tuple(placer.joined)
             evicted = self._evict_cold_segments(tx, list(segments.values()), run_id, now)
             failpoint("stm_to_mtm.after_receipts")
         failpoint("stm_to_mtm.after_commit")
@@ -154,25 +166,25 @@ class Promoter:
         self.telemetry.annotate(run_id=run_id, count=len(turns), status="committed")
         self.telemetry.count("promotions", len(turns), boundary="stm_to_mtm", status="committed")
         self.telemetry.count("evictions", evicted, tier="mtm")
-        return StmOutcome(len(turns), tuple(dict.fromkeys(touched)), evicted)
+        return StmOutcome(len(turns), touched, evicted)
 
-    def _page_for(self, turn: Unit, placer: _Placer, run_id: str, now: int) -> tuple[Unit, Segment]:
-        segment = placer.place(turn, now)
-        page = replace(
+    def _page_for(self, turn: Unit, segment_id: str, run_id: str, now: int) -> Unit:
+        return replace(
             turn,
             memory_id=uuid7(),
             version=1,
             tier="mtm",
-            segment_id=segment.segment_id,
+            segment_id=segment_id,
             source_ids=(turn.memory_id,),
             derived_from=(turn.ref,),
             run_id=run_id,
             rowid=None,
             last_seen=now,
         )
-        return page, segment
 
     def _evict_cold_segments(self, tx: Transaction, segments: list[Segment], run_id: str, now: int) -> int:
+        if len(segments) <= self.config.mtm_capacity:
+            return 0
         views = [
             segment_policy.SegmentView(s.segment_id, (), segment_heat(self.config, s, now), s.created_at)
             for s in segments

@@ -18,11 +18,12 @@ from receipts.model import (
     TIERS,
     ZERO_HASH,
     format_utc,
+    is_valid,
     parse_utc,
     problems,
 )
 from receipts.outbox import OUTBOX_TABLE, read_outbox
-from receipts.pipeline import ChainHead, Receipt, Sealed, render, seal
+from receipts.pipeline import ChainHead, Receipt, Sealed, render, seal, seal_all
 
 __all__ = [
     "BOUNDARIES",
@@ -44,6 +45,7 @@ __all__ = [
     "create_key_file",
     "format_utc",
     "is_uuid",
+    "is_valid",
     "link_hash",
     "parse_line",
     "parse_utc",
@@ -53,6 +55,7 @@ __all__ = [
     "read_outbox",
     "render",
     "seal",
+    "seal_all",
     "uuid7",
     "verify_mac",
 ]

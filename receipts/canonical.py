@@ -16,6 +16,8 @@ __all__ = ["ZERO_HASH", "canonical_bytes", "compute_mac", "link_hash", "verify_m
 
 def canonical_bytes(receipt: Mapping[str, Any]) -> bytes:
     """orjson with sorted keys, over every field but `mac`."""
+    if type(receipt) is dict and "mac" not in receipt:
+        return orjson.dumps(receipt, option=orjson.OPT_SORT_KEYS)
     return orjson.dumps({k: v for k, v in receipt.items() if k != "mac"}, option=orjson.OPT_SORT_KEYS)
 
 
@@ -25,7 +27,7 @@ def link_hash(receipt: Mapping[str, Any]) -> str:
 
 
 def compute_mac(key: bytes, receipt: Mapping[str, Any]) -> str:
-    return hmac.new(key, canonical_bytes(receipt), hashlib.sha256).hexdigest()
+    return hmac.digest(key, canonical_bytes(receipt), "sha256").hex()
 
 
 def verify_mac(key: bytes, receipt: Mapping[str, Any]) -> bool:

@@ -64,6 +64,10 @@ def _matches(pattern: re.Pattern[str]) -> Callable[[object], bool]:
     return lambda v: isinstance(v, str) and pattern.match(v) is not None
 
 
+def _one_of(values: frozenset[str]) -> Callable[[object], bool]:
+    return lambda v: isinstance(v, str) and v in values
+
+
 def _is_int(low: int) -> Callable[[object], bool]:
     return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= _MAX_INT
 
@@ -99,16 +103,16 @@ FIELDS: Mapping[str, Field] = {
     "receiptId": Field(is_uuid, "a lowercase UUID", required=True),
     "seq": Field(_is_int(1), "an integer >= 1", required=True),
     "runId": Field(is_uuid, "a lowercase UUID", required=True),
-    "boundary": Field(lambda v: v in BOUNDARIES, "one of " + ", ".join(sorted(BOUNDARIES)), required=True),
-    "fromTier": Field(lambda v: v in TIERS, "stm, mtm or lpm"),
-    "toTier": Field(lambda v: v in TIERS, "stm, mtm or lpm"),
+    "boundary": Field(_one_of(BOUNDARIES), "one of " + ", ".join(sorted(BOUNDARIES)), required=True),
+    "fromTier": Field(_one_of(TIERS), "stm, mtm or lpm"),
+    "toTier": Field(_one_of(TIERS), "stm, mtm or lpm"),
     "memoryId": Field(is_uuid, "a lowercase UUID"),
     "version": Field(_is_int(1), "an integer >= 1"),
     "derivedFrom": Field(_is_refs, "a list of '<uuid>@<version>'"),
     "userScope": Field(_matches(_SCOPE_RE), "a keyed pseudonym (16-64 lowercase hex)"),
     "assistantScope": Field(_matches(_SCOPE_RE), "a keyed pseudonym (16-64 lowercase hex)"),
     "sourceVersion": Field(_matches(_VERSION_RE), "an implementation version and config hash", required=True),
-    "status": Field(lambda v: v in STATUSES, "one of " + ", ".join(sorted(STATUSES)), required=True),
+    "status": Field(_one_of(STATUSES), "one of " + ", ".join(sorted(STATUSES)), required=True),
     "sourcePresent": Field(lambda v: isinstance(v, bool), "a boolean"),
     "atUtc": Field(_is_time, "RFC 3339 UTC with microseconds", required=True),
     "waitUntilUtc": Field(_is_time, "RFC 3339 UTC with microseconds"),
@@ -127,26 +131,86 @@ FIELDS: Mapping[str, Field] = {
     "mac": Field(_matches(_HEX64_RE), "64 lowercase hex"),
 }
 
+REQUIRED = frozenset(name for name, spec in FIELDS.items() if spec.required)
+# The fields whose values repeat from receipt to receipt (codes, scopes, versions, flags): a receipt's
+# "shape" is its key set plus these values, and the verdict on a shape is remembered (bounded).
+_SHAPE_FIELDS = (
+    "schema",
+    "boundary",
+    "status",
+    "fromTier",
+    "toTier",
+    "userScope",
+    "assistantScope",
+    "sourceVersion",
+    "chainId",
+    "reason",
+    "outcomeReceipt",
+    "sourcePresent",
+    "degraded",
+)
+_UNIQUE_FIELDS = tuple((name, spec.check) for name, spec in FIELDS.items() if name not in _SHAPE_FIELDS)
+_KNOWN = frozenset(FIELDS)
+_SHAPES_MAX = 4096
+_shapes: dict[tuple[object, ...], bool] = {}
+
+
+def _shape_ok(receipt: Mapping[str, object]) -> bool:
+    """problems() restricted to what the shape decides: the key set, the repeating values, which
+    fields apply to the boundary, and the one cross-field rule."""
+    keys = receipt.keys()
+    if not (keys <= _KNOWN and keys >= REQUIRED):
+        return False
+    boundary = receipt.get("boundary")
+    for name in keys:
+        spec = FIELDS[name]
+        if spec.only_for is not None and boundary not in spec.only_for:
+            return False
+        if name in _SHAPE_FIELDS and not spec.check(receipt[name]):
+            return False
+    return "waitUntilUtc" not in receipt or boundary == "store" or receipt.get("status") == "waiting"
+
+
+def is_valid(receipt: Mapping[str, object]) -> bool:
+    """Exactly `not problems(receipt)`, cheaper for streams of similar receipts: the repeating
+    fields are judged once per shape, the unique ones (ids, times, refs, hashes) every time."""
+    get = receipt.get
+    # bools are part of the shape by type as well, so that 1 and True never share a verdict
+    shape: tuple[object, ...] = (frozenset(receipt), type(get("sourcePresent")), type(get("degraded")))
+    shape += tuple(get(name) for name in _SHAPE_FIELDS)
+    try:
+        verdict = _shapes.get(shape)
+    except TypeError:  # an unhashable value (a list where a code belongs)
+        return False
+    if verdict is None:
+        verdict = _shape_ok(receipt)
+        if len(_shapes) < _SHAPES_MAX:
+            _shapes[shape] = verdict
+    return verdict and all(check(receipt[name]) for name, check in _UNIQUE_FIELDS if name in receipt)
+
 
 def problems(receipt: object) -> list[tuple[str, str]]:
-    """Everything wrong with one receipt, as (field, problem) pairs; empty when it is valid."""
+    """Everything wrong with one receipt, as (field, problem) pairs; empty when it is valid.
+
+    Unknown fields come first, then the others in FIELDS order."""
     if not isinstance(receipt, Mapping):
         return [("<receipt>", "is not a JSON object")]
-    found: list[tuple[str, str]] = []
-    for name in receipt:
-        if name not in FIELDS:
-            found.append((str(name)[:64], "is not a field of " + SCHEMA))
+    unknown: list[tuple[str, str]] = []
+    wrong: dict[str, str] = {}
     boundary = receipt.get("boundary")
-    for name, spec in FIELDS.items():
-        if name not in receipt:
-            if spec.required:
-                found.append((name, "is missing"))
-            continue
-        value = receipt[name]
-        if not spec.check(value):
-            found.append((name, f"must be {spec.expects}"))
+    if not isinstance(boundary, str):
+        boundary = None  # a list or object here is reported as a wrong boundary, never hashed
+    for name, value in receipt.items():
+        spec = FIELDS.get(name)
+        if spec is None:
+            unknown.append((str(name)[:64], "is not a field of " + SCHEMA))
+        elif not spec.check(value):
+            wrong[name] = f"must be {spec.expects}"
         elif spec.only_for is not None and boundary not in spec.only_for:
-            found.append((name, "does not apply to boundary " + str(boundary)[:32]))
+            wrong[name] = "does not apply to boundary " + str(boundary)[:32]
+    for name in REQUIRED - receipt.keys():
+        wrong[name] = "is missing"
+    found = unknown + [(name, wrong[name]) for name in FIELDS if name in wrong]
     if "waitUntilUtc" in receipt and not (boundary == "store" or receipt.get("status") == "waiting"):
         found.append(("waitUntilUtc", "applies only to store receipts and waiting status"))
     return found

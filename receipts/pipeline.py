@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,7 +18,7 @@ import orjson
 from receipts.canonical import canonical_bytes
 from receipts.errors import ReceiptError
 from receipts.ids import uuid7
-from receipts.model import SCHEMA, ZERO_HASH, format_utc, problems
+from receipts.model import SCHEMA, ZERO_HASH, format_utc, is_valid, problems
 
 Receipt = dict[str, Any]
 
@@ -39,35 +39,38 @@ class Sealed:
     head: ChainHead
 
 
-def stamp(draft: Mapping[str, Any], chain_id: str, at: datetime) -> Receipt:
-    """Add the fields every receipt carries; drop fields set to None (absent, never null)."""
+def stamp(draft: Mapping[str, Any], chain_id: str, at: datetime | str) -> Receipt:
+    """Add the fields every receipt carries; drop fields set to None (absent, never null).
+    `at` may come preformatted (format_utc) when a batch shares one instant."""
     receipt = {k: v for k, v in draft.items() if v is not None}
     receipt.setdefault("receiptId", uuid7())
     receipt["schema"] = SCHEMA
-    receipt["atUtc"] = format_utc(at)
+    receipt["atUtc"] = at if isinstance(at, str) else format_utc(at)
     receipt["chainId"] = chain_id
     return receipt
 
 
 def validate(receipt: Mapping[str, Any]) -> None:
     """Refuse anything the auditor would have to call uncertain (unknown field, free text, ...)."""
-    found = problems(receipt)
-    if found:
-        field, problem = found[0]
-        raise ReceiptError(field, problem)
+    if is_valid(receipt):
+        return
+    field, problem = problems(receipt)[0]
+    raise ReceiptError(field, problem)
 
 
-def chain(receipt: Receipt, head: ChainHead) -> tuple[Receipt, ChainHead, bytes]:
-    """Link after `head`; also returns the canonical bytes, which both the link and the MAC cover."""
-    linked = {**receipt, "seq": head.seq + 1, "prev": head.link}
-    canonical = canonical_bytes(linked)
-    return linked, ChainHead(head.chain_id, head.seq + 1, hashlib.sha256(canonical).hexdigest()), canonical
+def chain(receipt: Receipt, head: ChainHead) -> tuple[ChainHead, bytes]:
+    """Link the receipt after `head` (in place: seq and prev); returns the new head and the
+    canonical bytes, which both the next link and the MAC cover."""
+    receipt["seq"] = head.seq + 1
+    receipt["prev"] = head.link
+    canonical = canonical_bytes(receipt)
+    return ChainHead(head.chain_id, head.seq + 1, hashlib.sha256(canonical).hexdigest()), canonical
 
 
-def sign(receipt: Receipt, key: bytes | None, canonical: bytes) -> Receipt:
-    if key is None:
-        return receipt
-    return {**receipt, "mac": hmac.new(key, canonical, hashlib.sha256).hexdigest()}
+def sign(receipt: Receipt, key: bytes | None, canonical: bytes) -> None:
+    """Add the MAC over the canonical bytes (in place); without a key the receipt stays unsigned."""
+    if key is not None:
+        receipt["mac"] = hmac.digest(key, canonical, "sha256").hex()
 
 
 def render(receipt: Mapping[str, Any]) -> bytes:
@@ -75,11 +78,26 @@ def render(receipt: Mapping[str, Any]) -> bytes:
     return orjson.dumps(receipt, option=orjson.OPT_SORT_KEYS)
 
 
-def seal(draft: Mapping[str, Any], head: ChainHead, key: bytes | None, at: datetime) -> Sealed:
-    """Run the whole pipeline for one receipt appended after `head`."""
-    stamped = stamp(draft, head.chain_id, at)
-    # seq and prev are placeholders while validating so that a bad draft fails before chaining.
-    validate({**stamped, "seq": head.seq + 1, "prev": head.link})
-    linked, new_head, canonical = chain(stamped, head)
-    signed = sign(linked, key, canonical)
-    return Sealed(signed, render(signed), new_head)
+def seal(draft: Mapping[str, Any], head: ChainHead, key: bytes | None, at: datetime | str) -> Sealed:
+    """Run the whole pipeline for one receipt appended after `head`. The draft is not modified:
+    stamp copies it, and the later steps work on that copy."""
+    receipt = stamp(draft, head.chain_id, at)
+    # seq and prev take part in validation, so they are set first; a bad draft still fails before
+    # anything is hashed.
+    receipt["seq"], receipt["prev"] = head.seq + 1, head.link
+    validate(receipt)
+    new_head, canonical = chain(receipt, head)
+    sign(receipt, key, canonical)
+    return Sealed(receipt, render(receipt), new_head)
+
+
+def seal_all(
+    drafts: Iterable[Mapping[str, Any]], head: ChainHead, key: bytes | None, at: datetime
+) -> list[Sealed]:
+    """Seal a batch in order after `head`, all stamped with the same instant."""
+    sealed: list[Sealed] = []
+    moment = format_utc(at)
+    for draft in drafts:
+        sealed.append(seal(draft, head, key, moment))
+        head = sealed[-1].head
+    return sealed

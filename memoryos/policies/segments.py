@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-
-from memoryos.policies.text import coverage
 
 
 @dataclass(frozen=True)
 class SegmentView:
     segment_id: str
-    keywords: tuple[str, ...]
+    keywords: Collection[str]  # a set is best: similarity tests membership
     heat: float
     created_at: int
 
 
 def choose_segment(
-    page_keywords: Sequence[str], segments: Sequence[SegmentView], threshold: float
+    page_keywords: Collection[str], segments: Sequence[SegmentView], threshold: float
 ) -> str | None:
     """The most similar segment at or above the threshold; ties go to the newest. None: start one."""
+    words = set(page_keywords)
+    if not words:
+        return None
     best: tuple[float, int, str] | None = None
     for segment in segments:
-        score = coverage(page_keywords, segment.keywords)
+        # coverage (policies.text), with the page's set built once for all segments
+        score = len(words.intersection(segment.keywords)) / len(words)
         if score >= threshold and score > 0:
             candidate = (score, segment.created_at, segment.segment_id)
             if best is None or candidate > best:

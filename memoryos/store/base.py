@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from memoryos.store.rows import CandidateRow, Hit, Intent, Segment, Unit
+from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, Unit
 
 
 class Transaction(ABC):
@@ -95,6 +95,10 @@ class Transaction(ABC):
     def stm_turns(self, user: str, assistant: str) -> list[Unit]: ...
 
     @abstractmethod
+    def stm_ids(self, user: str, assistant: str) -> set[str]:
+        """Memory ids of the scope's STM turns (cheaper than reading the turns)."""
+
+    @abstractmethod
     def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool: ...
 
     @abstractmethod
@@ -126,6 +130,16 @@ class Transaction(ABC):
 
     @abstractmethod
     def delete_segment(self, segment_id: str) -> None: ...
+
+    @abstractmethod
+    def stale_summaries(self, limit: int) -> list[Segment]:
+        """Segments whose summary describes an older version of them, least recently visited first."""
+
+    @abstractmethod
+    def page_notes(self, segment_id: str) -> list[PageNote]: ...
+
+    @abstractmethod
+    def put_page_notes(self, notes: Sequence[PageNote]) -> None: ...
 
     @abstractmethod
     def visit_segments(self, segment_ids: Sequence[str], now: int) -> None: ...

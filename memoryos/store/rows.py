@@ -54,6 +54,25 @@ class Segment:
     last_visit_at: int
     created_at: int
     version: int
+    # The summary is derived text, refreshed off the request path: it describes the segment as it
+    # was at `summary_version` (0: never summarised), and `summary_degraded` says a fallback wrote it.
+    summary_version: int = 0
+    summary_degraded: bool = False
+
+    @property
+    def summary_stale(self) -> bool:
+        return self.summary_version != self.version
+
+
+@dataclass(frozen=True)
+class PageNote:
+    """A page's own summary and, for continuity, the earlier page of its segment it continues."""
+
+    memory_id: str
+    segment_id: str
+    summary: str
+    follows: str | None
+    degraded: bool
 
 
 @dataclass(frozen=True)

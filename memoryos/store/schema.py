@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -140,6 +140,28 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             memory_id TEXT
         ) STRICT;
         CREATE INDEX candidates_scope ON candidates (user_scope, assistant_scope, status, created_at);
+        """,
+    ),
+    (
+        # Summaries leave the promotion: maintain() (or a worker, with a model) writes them later, so a
+        # segment records which of its versions its summary describes. Pages get notes: a summary and
+        # the earlier page they continue. A note goes with its page.
+        "0004_summaries_off_the_request_path",
+        """
+        ALTER TABLE segments ADD COLUMN summary_version INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE segments ADD COLUMN summary_degraded INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE page_notes (
+            memory_id TEXT PRIMARY KEY,
+            segment_id TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            follows TEXT,
+            degraded INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX page_notes_follows ON page_notes (follows) WHERE follows IS NOT NULL;
+        CREATE TRIGGER page_notes_gone AFTER DELETE ON units WHEN old.tier = 'mtm' BEGIN
+            DELETE FROM page_notes WHERE memory_id = old.memory_id;
+            UPDATE page_notes SET follows = NULL WHERE follows = old.memory_id;
+        END;
         """,
     ),
 )

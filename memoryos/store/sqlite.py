@@ -22,9 +22,9 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 from memoryos.errors import MemoryOSError, StoreBusy, StoreClosed, StoreError, StoreVersionError
 from memoryos.failpoints import failpoint
 from memoryos.store.base import Store, Transaction
-from memoryos.store.rows import CandidateRow, Hit, Intent, Segment, Unit
+from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
-from receipts import ChainHead, ReceiptError, seal
+from receipts import ChainHead, ReceiptError, seal_all
 
 _UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
 _JSON_COLUMNS = frozenset({"source_ids", "derived_from"})
@@ -83,7 +83,7 @@ def _statements(script: str) -> Iterator[str]:
 
 
 def _segment(row: Sequence[Any]) -> Segment:
-    sid, user, assistant, keywords, summary, visits, interactions, last_visit, created, version = row
+    sid, user, assistant, keywords, summary, visits, interactions, last_visit, created, version, sv, sd = row
     return Segment(
         sid,
         user,
@@ -95,6 +95,8 @@ def _segment(row: Sequence[Any]) -> Segment:
         last_visit,
         created,
         version,
+        sv,
+        bool(sd),
     )
 
 
@@ -122,21 +124,10 @@ class SQLiteTransaction(Transaction):
             return 0
         row = self._conn.execute("SELECT seq, link FROM receipt_outbox ORDER BY seq DESC LIMIT 1").fetchone()
         head = ChainHead(self._chain_id) if row is None else ChainHead(self._chain_id, row[0], row[1])
-        at = self._clock()
-        rows = []
-        for draft in self._drafts:
-            sealed = seal(draft, head, self._key, at)
-            head = sealed.head
-            rows.append(
-                (
-                    head.seq,
-                    self._chain_id,
-                    sealed.receipt["receiptId"],
-                    sealed.receipt["runId"],
-                    head.link,
-                    sealed.line,
-                )
-            )
+        rows = [
+            (s.head.seq, self._chain_id, s.receipt["receiptId"], s.receipt["runId"], s.head.link, s.line)
+            for s in seal_all(self._drafts, head, self._key, self._clock())
+        ]
         self._conn.executemany(
             "INSERT INTO receipt_outbox (seq, chain_id, receipt_id, run_id, link, body)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -297,6 +288,15 @@ class SQLiteTransaction(Transaction):
             (user, assistant),
         )
 
+    def stm_ids(self, user: str, assistant: str) -> set[str]:
+        return {
+            r[0]
+            for r in self._conn.execute(
+                "SELECT memory_id FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?",
+                (user, assistant),
+            )
+        }
+
     def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool:
         return (
             self._one(
@@ -359,7 +359,13 @@ class SQLiteTransaction(Transaction):
 
     def put_segment(self, segment: Segment) -> None:
         self._conn.execute(
-            "INSERT OR REPLACE INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            # An upsert updates the row in place: INSERT OR REPLACE would delete and re-insert it,
+            # rewriting both indexes, and every page it dirties is written to the WAL at commit.
+            "INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (segment_id)"
+            " DO UPDATE SET keywords = excluded.keywords, summary = excluded.summary,"
+            " visits = excluded.visits, interactions = excluded.interactions,"
+            " last_visit_at = excluded.last_visit_at, version = excluded.version,"
+            " summary_version = excluded.summary_version, summary_degraded = excluded.summary_degraded",
             (
                 segment.segment_id,
                 segment.user_scope,
@@ -371,7 +377,35 @@ class SQLiteTransaction(Transaction):
                 segment.last_visit_at,
                 segment.created_at,
                 segment.version,
+                segment.summary_version,
+                int(segment.summary_degraded),
             ),
+        )
+
+    def stale_summaries(self, limit: int) -> list[Segment]:
+        return [
+            _segment(r)
+            for r in self._conn.execute(
+                "SELECT * FROM segments WHERE summary_version != version"
+                " ORDER BY last_visit_at DESC, segment_id LIMIT ?",
+                (limit,),
+            )
+        ]
+
+    def page_notes(self, segment_id: str) -> list[PageNote]:
+        return [
+            PageNote(r[0], r[1], r[2], r[3], bool(r[4]))
+            for r in self._conn.execute(
+                "SELECT memory_id, segment_id, summary, follows, degraded FROM page_notes"
+                " WHERE segment_id = ?",
+                (segment_id,),
+            )
+        ]
+
+    def put_page_notes(self, notes: Sequence[PageNote]) -> None:
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO page_notes VALUES (?, ?, ?, ?, ?)",
+            [(n.memory_id, n.segment_id, n.summary, n.follows, int(n.degraded)) for n in notes],
         )
 
     def delete_segment(self, segment_id: str) -> None:
@@ -564,8 +598,16 @@ class SQLiteStore(Store):
         return self._conn
 
     def _begin(self, conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> None:
+        """BEGIN; a store found busy (after SQLite's own busy_timeout) is retried with backoff."""
+        statement = f"BEGIN {mode}"
         try:
-            self._retrying(conn.execute, f"BEGIN {mode}")
+            conn.execute(statement)  # the uncontended case pays nothing for the retry machinery
+            return
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+        try:
+            self._retrying(conn.execute, statement)
         except sqlite3.OperationalError as exc:
             if _is_busy(exc):
                 raise StoreBusy("the store stayed locked by another writer: retry later") from None

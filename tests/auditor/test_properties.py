@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -184,3 +185,9 @@ def test_junk_never_crashes_the_auditor(junk: list[bytes]) -> None:
     assert report.verdict == "uncertain"
     assert isinstance(report.to_json(), bytes)
     assert report.to_text()
+
+
+@pytest.mark.parametrize("field", ["boundary", "status", "fromTier", "toTier"])
+def test_a_list_where_a_code_belongs_is_a_finding_not_a_crash(field: str) -> None:
+    line = orjson.dumps({**valid_receipt, field: ["retrieve"], "reason": "capacity"})
+    assert audit_lines([line], later(Stream())).verdict == "uncertain"

@@ -52,6 +52,37 @@ class TestUuid7:
         assert len(set(ids)) == len(ids)
 
 
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63) | st.text(max_size=70),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=2),
+    max_leaves=5,
+)
+VALID = [
+    *chain_of(1),
+    seal(draft(boundary="evict", reason="capacity", sourcePresent=False), ChainHead("c"), KEY, AT).receipt,
+    seal(draft(boundary="generate", dependsOnVersion=[]), ChainHead("c"), None, AT).receipt,
+    seal(
+        draft(status="waiting", waitUntilUtc="2026-11-29T12:00:00.000000Z"), ChainHead("c"), KEY, AT
+    ).receipt,
+]
+
+
+@given(
+    st.sampled_from(VALID),
+    st.lists(st.tuples(st.sampled_from([*receipts.FIELDS, "extra"]), json_values | st.just(...)), max_size=3),
+)
+def test_the_fast_validity_check_agrees_with_problems(base: dict[str, Any], edits: list[Any]) -> None:
+    """is_valid() caches verdicts per shape; it must never disagree with the full check."""
+    receipt = dict(base)
+    for name, value in edits:
+        if value is ...:
+            receipt.pop(name, None)
+        else:
+            receipt[name] = value
+    for _ in range(2):  # the second call reads the cached shape verdict
+        assert receipts.is_valid(receipt) == (receipts.problems(receipt) == [])
+
+
 class TestSeal:
     def test_a_sealed_receipt_is_valid_chained_and_signed(self) -> None:
         first, second = chain_of(2)
