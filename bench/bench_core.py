@@ -180,15 +180,23 @@ def raw_setup(conn: sqlite3.Connection, count: int, rng: random.Random) -> list[
     return rows
 
 
+RECEIPT_BYTES = 734  # the size of a sealed stm_to_mtm receipt line (ids, scopes, chain, MAC)
+
+
 def raw_move(conn: sqlite3.Connection, rows: list[tuple[str, str, str]]) -> None:
-    """Timed: one transaction that inserts the pages, deletes the turns and writes a receipt each."""
-    body = orjson.dumps({"boundary": "stm_to_mtm", "pad": "x" * 400})
+    """Timed: one transaction that inserts the same page rows the library writes (segment, role and
+    lineage columns filled), deletes the turns and inserts one pre-rendered receipt of the same size
+    per page. No placement, no sealing: the floor for moving these rows durably."""
+    body = orjson.dumps({"boundary": "stm_to_mtm", "pad": ""})
+    body = body[:-2] + b"x" * (RECEIPT_BYTES - len(body)) + body[-2:]
+    segment, run_id = uuid7(), uuid7()
     conn.execute("BEGIN IMMEDIATE")
     start = conn.execute("SELECT coalesce(max(seq), 0) FROM raw_receipts").fetchone()[0]
     conn.executemany(
-        "INSERT INTO units (memory_id, version, tier, user_scope, assistant_scope, body, created_at,"
-        " valid_from, last_seen, run_id) VALUES (?, 1, 'mtm', 'raw', 'raw', ?, 0, 0, 0, ?)",
-        [(uuid7(), text, run) for _, text, run in rows],
+        "INSERT INTO units (memory_id, version, tier, user_scope, assistant_scope, role, segment_id, body,"
+        " source_ids, derived_from, created_at, valid_from, last_seen, run_id)"
+        " VALUES (?, 1, 'mtm', 'raw', 'raw', 'user', ?, ?, ?, ?, 0, 0, 0, ?)",
+        [(uuid7(), segment, text, f'["{turn}"]', f'["{turn}@1"]', run_id) for turn, text, _ in rows],
     )
     conn.executemany("DELETE FROM units WHERE memory_id = ?", [(m,) for m, _, _ in rows])
     conn.executemany(

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from memoryos import Memory
 from memoryos.promotion import StmOutcome, _Placer
-from memoryos.store.rows import Segment, Unit
+from memoryos.store.rows import Unit
 from receipts import uuid7
 
 #: The kill opportunity between release and write; hit counting mirrors memoryos failpoints.
@@ -83,8 +83,10 @@ class NaivePromoter:
         promoter = self.mem.promoter
         user, assistant = turns[0].user_scope, turns[0].assistant_scope
         with self.mem.store.write("stm_to_mtm") as tx:
-            segments: dict[str, Segment] = {s.segment_id: s for s in tx.segments(user, assistant)}
-            placer = _Placer(segments, self.mem.config.segment_similarity)
+            placer = _Placer(
+                promoter._keywords.known(tx, tx.segment_heads(user, assistant)),
+                self.mem.config.segment_similarity,
+            )
             for turn in turns:
                 page = promoter._page_for(turn, placer.place(turn, now), run_id, now)
                 tx.insert_unit(page)
@@ -99,7 +101,6 @@ class NaivePromoter:
                         sourcePresent=False,
                     )
                 )
-            for segment in placer.finished():
-                tx.put_segment(segment)
-            evicted = promoter._evict_cold_segments(tx, list(segments.values()), run_id, now)
+            promoter.write_segments(tx, placer.finished(), user, assistant, now)
+            evicted = promoter._evict_cold_segments(tx, tx.segments(user, assistant), run_id, now)
         return StmOutcome(len(turns), tuple(placer.joined), evicted)

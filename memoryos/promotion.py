@@ -23,7 +23,7 @@ from memoryos.policies.text import keywords, ranked, top_keywords
 from memoryos.receipting import Drafts
 from memoryos.settings import Config
 from memoryos.store.base import Store, Transaction
-from memoryos.store.rows import Intent, Segment, Unit
+from memoryos.store.rows import Intent, Segment, SegmentHead, Unit
 from memoryos.telemetry import Telemetry, spanned
 from receipts import uuid7
 
@@ -50,23 +50,68 @@ def segment_heat(config: Config, segment: Segment, now: int) -> float:
     )
 
 
+@dataclass(frozen=True)
+class _Known:
+    """A segment as placement sees it: its head and its ranked keywords at that version."""
+
+    head: SegmentHead
+    keywords: dict[str, int]
+    top: frozenset[str]  # the first 32 of the ranked keywords: what similarity reads
+
+
+class _KeywordCache:
+    """Ranked keywords of segments by id and version. A segment's keywords change only with its
+    version, so an entry is right while the version it was read at is current; a promotion then
+    parses only the segments that changed since the last one (bounded: cleared when full)."""
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self.limit = limit
+        self.entries: dict[str, _Known] = {}
+
+    def known(self, tx: Transaction, heads: Sequence[SegmentHead]) -> list[_Known]:
+        found = []
+        for head in heads:
+            entry = self.entries.get(head.segment_id)
+            if entry is None or entry.head.version != head.version:
+                entry = self.remember(head, tx.segment_keywords(head.segment_id))
+            found.append(entry)
+        return found
+
+    def remember(self, head: SegmentHead, ranked_keywords: dict[str, int]) -> _Known:
+        if len(self.entries) >= self.limit:
+            self.entries.clear()
+        entry = _Known(head, ranked_keywords, frozenset(list(ranked_keywords)[:32]))
+        self.entries[head.segment_id] = entry
+        return entry
+
+
+@dataclass(frozen=True)
+class Grown:
+    """What a promotion does to one segment: its re-ranked keywords and how many pages joined."""
+
+    head: SegmentHead  # as it was before the promotion
+    keywords: dict[str, int]
+    joined: int
+
+    @property
+    def new_head(self) -> SegmentHead:
+        return replace(self.head, version=self.head.version + self.joined)
+
+
 class _Placer:
     """Places one promotion's pages into segments.
 
     Similarity reads each segment's top 32 stored keywords plus every keyword of the pages that
-    joined it in this promotion; a segment that pages join keeps running keyword counts, and
-    becomes a row again (re-ranked) only once, when the promotion is finished.
+    joined it in this promotion; a segment that pages join keeps running keyword counts, and is
+    written back (re-ranked) only once, when the promotion is finished.
     """
 
-    def __init__(self, segments: dict[str, Segment], threshold: float) -> None:
-        self.segments = segments
+    def __init__(self, known: Sequence[_Known], threshold: float) -> None:
+        self.known = {k.head.segment_id: k for k in known}
         self.threshold = threshold
-        # keywords are stored ranked (policies.text.ranked), so the top 32 are the first 32 keys
-        self.views = {
-            sid: _view(sid, frozenset(list(s.keywords)[:32]), s.created_at) for sid, s in segments.items()
-        }
+        self.views = {sid: _view(sid, k.top, k.head.created_at) for sid, k in self.known.items()}
         self.counts: dict[str, dict[str, int]] = {}
-        self.joined: dict[str, int] = {}  # pages per segment joined
+        self.joined: dict[str, int] = {}  # pages per segment joined, in the order first joined
 
     def place(self, turn: Unit, now: int) -> str:
         """The id of the segment this turn's page joins (a new one if none is similar enough)."""
@@ -75,36 +120,24 @@ class _Placer:
         chosen = segment_policy.choose_segment(page, list(self.views.values()), self.threshold)
         if chosen is None:
             chosen = uuid7()
-            self.segments[chosen] = Segment(
-                chosen, turn.user_scope, turn.assistant_scope, {}, "", 0, 0, now, now, 0
-            )
+            self.known[chosen] = _Known(SegmentHead(chosen, 0, now), {}, frozenset())
             self.views[chosen] = _view(chosen, frozenset(), now)
         counts = self.counts.get(chosen)
         if counts is None:
-            counts = self.counts[chosen] = dict(self.segments[chosen].keywords)
+            counts = self.counts[chosen] = dict(self.known[chosen].keywords)
         for word, count in words.items():
             counts[word] = counts.get(word, 0) + count
-        segment = self.segments[chosen]
-        self.views[chosen] = _view(
-            chosen, frozenset(words).union(self.views[chosen].keywords), segment.created_at
-        )
+        view = self.views[chosen]
+        self.views[chosen] = _view(chosen, frozenset(words).union(view.keywords), view.created_at)
         self.joined[chosen] = self.joined.get(chosen, 0) + 1
         return chosen
 
-    def finished(self) -> list[Segment]:
-        """Every segment pages joined, with its new keywords, interactions and version. Summaries are
-        not written here: maintain() refreshes them off the request path (Segment.summary_stale)."""
-        updated = []
-        for segment_id, joined in self.joined.items():
-            segment = self.segments[segment_id]
-            self.segments[segment_id] = replace(
-                segment,
-                keywords=ranked(self.counts[segment_id]),
-                interactions=segment.interactions + joined,
-                version=segment.version + joined,
-            )
-            updated.append(self.segments[segment_id])
-        return updated
+    def finished(self) -> list[Grown]:
+        """Every segment pages joined (new ones have version 0), with its re-ranked keywords."""
+        return [
+            Grown(self.known[sid].head, ranked(self.counts[sid]), joined)
+            for sid, joined in self.joined.items()
+        ]
 
 
 def _view(segment_id: str, keywords: frozenset[str], created_at: int) -> segment_policy.SegmentView:
@@ -124,6 +157,7 @@ class Promoter:
         self.config = config
         self.drafts = drafts
         self.summarizer = summarizer
+        self._keywords = _KeywordCache()
 
     # -- STM -> MTM -----------------------------------------------------------------------------
     @spanned("promotion", metric="promotion.duration", boundary="stm_to_mtm")
@@ -135,10 +169,11 @@ class Promoter:
         user, assistant = turns[0].user_scope, turns[0].assistant_scope
         failpoint("stm_to_mtm.begin")
         with self.store.write("stm_to_mtm") as tx:
-            present = tx.stm_ids(user, assistant)
-            turns = [t for t in turns if t.memory_id in present]  # another process may have moved them
-            segments = {s.segment_id: s for s in tx.segments(user, assistant)}
-            placer = _Placer(segments, self.config.segment_similarity)
+            released = tx.release_stm(user, assistant, [t.memory_id for t in turns])
+            turns = [t for t in turns if t.memory_id in released]  # another process may have moved some
+            failpoint("stm_to_mtm.after_release")
+            heads = tx.segment_heads(user, assistant)
+            placer = _Placer(self._keywords.known(tx, heads), self.config.segment_similarity)
             pages = [self._page_for(turn, placer.place(turn, now), run_id, now) for turn in turns]
             for turn, page in zip(turns, pages, strict=True):
                 tx.emit(
@@ -154,19 +189,35 @@ class Promoter:
                 )
             tx.insert_units(pages)
             failpoint("stm_to_mtm.after_pages")
-            tx.delete_units([t.rowid for t in turns if t.rowid is not None])
-            failpoint("stm_to_mtm.after_release")
-            for segment in placer.finished():
-                tx.put_segment(segment)
-            touched = tuple(placer.joined)
-            evicted = self._evict_cold_segments(tx, list(segments.values()), run_id, now)
+            grown = self.write_segments(tx, placer.finished(), user, assistant, now)
+            evicted = 0
+            if len(heads) + sum(g.head.version == 0 for g in grown) > self.config.mtm_capacity:
+                evicted = self._evict_cold_segments(tx, tx.segments(user, assistant), run_id, now)
             failpoint("stm_to_mtm.after_receipts")
+        for g in grown:  # only once committed: the cache must never hold a version that was not
+            self._keywords.remember(g.new_head, g.keywords)
         failpoint("stm_to_mtm.after_commit")
         log.info("promoted", boundary="stm_to_mtm", run_id=run_id, turns=len(turns), evicted=evicted)
         self.telemetry.annotate(run_id=run_id, count=len(turns), status="committed")
         self.telemetry.count("promotions", len(turns), boundary="stm_to_mtm", status="committed")
         self.telemetry.count("evictions", evicted, tier="mtm")
-        return StmOutcome(len(turns), touched, evicted)
+        return StmOutcome(len(turns), tuple(g.head.segment_id for g in grown), evicted)
+
+    @staticmethod
+    def write_segments(
+        tx: Transaction, grown: Sequence[Grown], user: str, assistant: str, now: int
+    ) -> Sequence[Grown]:
+        """Existing segments grow in place (keywords, interactions, version); new ones are inserted.
+        Their summaries are left stale for maintain() to refresh (Segment.summary_stale)."""
+        for g in grown:
+            if g.head.version == 0:
+                tx.put_segment(
+                    Segment(
+                        g.head.segment_id, user, assistant, g.keywords, "", 0, g.joined, now, now, g.joined
+                    )
+                )
+        tx.grow_segments([(g.head.segment_id, g.keywords, g.joined) for g in grown if g.head.version])
+        return grown
 
     def _page_for(self, turn: Unit, segment_id: str, run_id: str, now: int) -> Unit:
         return replace(

@@ -153,6 +153,8 @@ _UNIQUE_FIELDS = tuple((name, spec.check) for name, spec in FIELDS.items() if na
 _KNOWN = frozenset(FIELDS)
 _SHAPES_MAX = 4096
 _shapes: dict[tuple[object, ...], bool] = {}
+_last_valid: dict[str, object] = {}
+_NOTHING = object()
 
 
 def _shape_ok(receipt: Mapping[str, object]) -> bool:
@@ -177,7 +179,7 @@ def is_valid(receipt: Mapping[str, object]) -> bool:
     get = receipt.get
     # bools are part of the shape by type as well, so that 1 and True never share a verdict
     shape: tuple[object, ...] = (frozenset(receipt), type(get("sourcePresent")), type(get("degraded")))
-    shape += tuple(get(name) for name in _SHAPE_FIELDS)
+    shape += tuple(map(get, _SHAPE_FIELDS))
     try:
         verdict = _shapes.get(shape)
     except TypeError:  # an unhashable value (a list where a code belongs)
@@ -186,7 +188,19 @@ def is_valid(receipt: Mapping[str, object]) -> bool:
         verdict = _shape_ok(receipt)
         if len(_shapes) < _SHAPES_MAX:
             _shapes[shape] = verdict
-    return verdict and all(check(receipt[name]) for name, check in _UNIQUE_FIELDS if name in receipt)
+    if not verdict:
+        return False
+    for name, check in _UNIQUE_FIELDS:
+        if name in receipt:
+            value = receipt[name]
+            last = _last_valid.get(name, _NOTHING)
+            # a batch shares its runId and atUtc: the value just found valid is not checked again
+            if type(value) is type(last) and value == last:
+                continue
+            if not check(value):
+                return False
+            _last_valid[name] = value
+    return True
 
 
 def problems(receipt: object) -> list[tuple[str, str]]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -23,17 +22,16 @@ from receipts.model import SCHEMA, ZERO_HASH, format_utc, is_valid, problems
 Receipt = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class ChainHead:
-    """Where a chain stands: the last sequence number and the link hash of that receipt."""
+class ChainHead(NamedTuple):
+    """Where a chain stands: the last sequence number and the link hash of that receipt.
+    (Named tuples: a writer makes one per receipt, and they cost a fifth of a frozen dataclass.)"""
 
     chain_id: str
     seq: int = 0
     link: str = ZERO_HASH
 
 
-@dataclass(frozen=True)
-class Sealed:
+class Sealed(NamedTuple):
     receipt: Receipt
     line: bytes
     head: ChainHead

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, Unit
+from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, SegmentHead, Unit
 
 
 class Transaction(ABC):
@@ -95,8 +95,8 @@ class Transaction(ABC):
     def stm_turns(self, user: str, assistant: str) -> list[Unit]: ...
 
     @abstractmethod
-    def stm_ids(self, user: str, assistant: str) -> set[str]:
-        """Memory ids of the scope's STM turns (cheaper than reading the turns)."""
+    def release_stm(self, user: str, assistant: str, memory_ids: Sequence[str]) -> set[str]:
+        """Delete these turns from the scope's STM; returns the ids that were there to delete."""
 
     @abstractmethod
     def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool: ...
@@ -130,6 +130,18 @@ class Transaction(ABC):
 
     @abstractmethod
     def delete_segment(self, segment_id: str) -> None: ...
+
+    @abstractmethod
+    def segment_heads(self, user: str, assistant: str) -> list[SegmentHead]: ...
+
+    @abstractmethod
+    def segment_keywords(self, segment_id: str) -> dict[str, int]:
+        """The segment's ranked keywords ({} if it is gone)."""
+
+    @abstractmethod
+    def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
+        """(segment id, keywords, pages) each: pages joined it, so it gets these keywords and its
+        interactions and version go up by `pages` (visits untouched)."""
 
     @abstractmethod
     def stale_summaries(self, limit: int) -> list[Segment]:

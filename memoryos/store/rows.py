@@ -65,6 +65,15 @@ class Segment:
 
 
 @dataclass(frozen=True)
+class SegmentHead:
+    """What placement needs to know of a segment before reading its keywords."""
+
+    segment_id: str
+    version: int
+    created_at: int
+
+
+@dataclass(frozen=True)
 class PageNote:
     """A page's own summary and, for continuity, the earlier page of its segment it continues."""
 

@@ -5,6 +5,7 @@ Driver errors never leave this module: they become StoreError subclasses (DESIGN
 
 from __future__ import annotations
 
+import operator
 import os
 import sqlite3
 import threading
@@ -22,7 +23,7 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 from memoryos.errors import MemoryOSError, StoreBusy, StoreClosed, StoreError, StoreVersionError
 from memoryos.failpoints import failpoint
 from memoryos.store.base import Store, Transaction
-from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, Unit
+from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, SegmentHead, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
 from receipts import ChainHead, ReceiptError, seal_all
 
@@ -53,11 +54,14 @@ _INSERT_UNIT = (
 _INSERT_SOURCE = "INSERT OR IGNORE INTO unit_sources (source_id, memory_id) VALUES (?, ?)"
 
 
+_unit_values = operator.attrgetter(*_UNIT_COLUMNS)
+_JSON_AT = [i for i, name in enumerate(_UNIT_COLUMNS) if name in _JSON_COLUMNS]
+
+
 def _row(unit: Unit) -> list[Any]:
-    values = [getattr(unit, c) for c in _UNIT_COLUMNS]
-    for i, name in enumerate(_UNIT_COLUMNS):
-        if name in _JSON_COLUMNS:
-            values[i] = orjson.dumps(list(values[i])).decode()
+    values = list(_unit_values(unit))
+    for i in _JSON_AT:
+        values[i] = orjson.dumps(values[i]).decode()  # tuples of ids, as JSON arrays
     return values
 
 
@@ -288,14 +292,19 @@ class SQLiteTransaction(Transaction):
             (user, assistant),
         )
 
-    def stm_ids(self, user: str, assistant: str) -> set[str]:
-        return {
-            r[0]
-            for r in self._conn.execute(
-                "SELECT memory_id FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?",
-                (user, assistant),
+    def release_stm(self, user: str, assistant: str, memory_ids: Sequence[str]) -> set[str]:
+        released: set[str] = set()
+        for start in range(0, len(memory_ids), 500):  # well under SQLite's bound-parameter limit
+            chunk = memory_ids[start : start + 500]
+            released.update(
+                r[0]
+                for r in self._conn.execute(
+                    "DELETE FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?"
+                    f" AND memory_id IN ({', '.join('?' * len(chunk))}) RETURNING memory_id",
+                    (user, assistant, *chunk),
+                )
             )
-        }
+        return released
 
     def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool:
         return (
@@ -380,6 +389,27 @@ class SQLiteTransaction(Transaction):
                 segment.summary_version,
                 int(segment.summary_degraded),
             ),
+        )
+
+    def segment_heads(self, user: str, assistant: str) -> list[SegmentHead]:
+        return [
+            SegmentHead(r[0], r[1], r[2])
+            for r in self._conn.execute(
+                "SELECT segment_id, version, created_at FROM segments"
+                " WHERE user_scope = ? AND assistant_scope = ?",
+                (user, assistant),
+            )
+        ]
+
+    def segment_keywords(self, segment_id: str) -> dict[str, int]:
+        found = self._one("SELECT keywords FROM segments WHERE segment_id = ?", (segment_id,))
+        return {} if found is None else dict(orjson.loads(found))
+
+    def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
+        self._conn.executemany(
+            "UPDATE segments SET keywords = ?, interactions = interactions + ?, version = version + ?"
+            " WHERE segment_id = ?",
+            [(orjson.dumps(keywords).decode(), pages, pages, sid) for sid, keywords, pages in grown],
         )
 
     def stale_summaries(self, limit: int) -> list[Segment]:

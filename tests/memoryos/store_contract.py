@@ -7,7 +7,7 @@ import pytest
 
 from memoryos.errors import StoreClosed, StoreError
 from memoryos.store.base import Store
-from memoryos.store.rows import Intent, Segment, Unit
+from memoryos.store.rows import Intent, Segment, SegmentHead, Unit
 from receipts import ZERO_HASH, link_hash, parse_line, uuid7
 
 USER, ASSISTANT = "a" * 32, "b" * 32
@@ -88,6 +88,30 @@ class StoreContract:
         with store.read() as tx:
             assert tx.segment(segment.segment_id) == segment
             assert tx.intents() == [intent]
+
+    def test_releasing_stm_deletes_only_this_scopes_turns_and_says_which(self, store: Store) -> None:
+        mine, page, theirs = unit(), unit(tier="mtm"), unit(user_scope="c" * 32)
+        with store.write("store") as tx:
+            for u in (mine, page, theirs):
+                tx.insert_unit(u)
+        ids = [mine.memory_id, page.memory_id, theirs.memory_id, uuid7()]
+        with store.write("store") as tx:
+            assert tx.release_stm(USER, ASSISTANT, ids) == {mine.memory_id}
+        with store.read() as tx:
+            assert tx.stm_turns(USER, ASSISTANT) == [] and len(tx.stm_turns("c" * 32, ASSISTANT)) == 1
+
+    def test_a_segment_grows_in_place_and_its_summary_goes_stale(self, store: Store) -> None:
+        segment = Segment(uuid7(), USER, ASSISTANT, {"rust": 2}, "summary", 3, 2, 3, 4, 1, 1, True)
+        with store.write("store") as tx:
+            tx.put_segment(segment)
+            tx.grow_segments([(segment.segment_id, {"rust": 3, "cargo": 1}, 2)])
+        with store.read() as tx:
+            grown = tx.segment(segment.segment_id)
+            assert tx.segment_heads(USER, ASSISTANT) == [SegmentHead(segment.segment_id, 3, 4)]
+            assert tx.segment_keywords(segment.segment_id) == {"rust": 3, "cargo": 1}
+            assert tx.stale_summaries(10) == [grown]
+        assert grown is not None and (grown.interactions, grown.visits, grown.version) == (4, 3, 3)
+        assert grown.summary_stale and grown.summary == "summary"
 
     def test_use_after_close_is_refused(self, store: Store) -> None:
         store.close()
