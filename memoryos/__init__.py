@@ -19,7 +19,18 @@ from memoryos.errors import (
     StoreVersionError,
 )
 from memoryos.memory import Memory, __version__, open
-from memoryos.model import Candidate, Context, Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
+from memoryos.model import (
+    Candidate,
+    Context,
+    Excluded,
+    Finding,
+    Hit,
+    Maintenance,
+    Recall,
+    Record,
+    Stored,
+    Topic,
+)
 from memoryos.policies.capture import Event
 from memoryos.scope import Scope
 from memoryos.settings import Config
@@ -48,6 +59,7 @@ __all__ = [
     "StoreError",
     "StoreVersionError",
     "Stored",
+    "Topic",
     "__version__",
     "open",
 ]

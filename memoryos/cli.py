@@ -109,6 +109,11 @@ def cmd_get(args: argparse.Namespace) -> Any:
     return record
 
 
+def cmd_topics(args: argparse.Namespace) -> Any:
+    with _open(args) as mem:
+        return mem.topics(_scope(args), limit=args.limit)
+
+
 def cmd_history(args: argparse.Namespace) -> Any:
     with _open(args) as mem:
         return mem.history(_scope(args), args.key)
@@ -304,6 +309,13 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
     ),
     ("get", cmd_get, "Read the current record under a key (exit 4 when there is none).", True, (KEY,)),
     ("history", cmd_history, "List every version of a key, oldest first.", True, (KEY,)),
+    (
+        "topics",
+        cmd_topics,
+        "What this scope's conversations were about: MTM segments, hottest first, with summaries.",
+        True,
+        ((("--limit",), {"type": int, "default": 10, "help": "number of topics (default 10)"}),),
+    ),
     (
         "forget",
         cmd_forget,

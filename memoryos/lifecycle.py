@@ -17,14 +17,16 @@ from memoryos.failpoints import failpoint
 from memoryos.logs import get_logger
 from memoryos.model import Excluded, Finding, Maintenance
 from memoryos.policies import stm as stm_policy
+from memoryos.policies.distill import PageView
 from memoryos.policies.lpm import decayed_status
+from memoryos.policies.notes import NoteWriter
 from memoryos.policies.text import keywords, ranked, summarize
 from memoryos.promotion import OWNER, Promoter, segment_heat
 from memoryos.receipting import Drafts
 from memoryos.scope import ScopeKey
 from memoryos.settings import Config
 from memoryos.store.base import Store, Transaction
-from memoryos.store.rows import Intent, Unit
+from memoryos.store.rows import Intent, PageNote, Unit
 from memoryos.telemetry import spanned
 from memoryos.timeutil import seconds_to_micros
 from receipts import ZERO_HASH, append_jsonl, link_hash, parse_line
@@ -33,6 +35,8 @@ from receipts.model import TERMINAL_STATUSES
 log = get_logger()
 BATCH = 500
 DAY = 86_400
+NOTES_PER_PASS = 50  # segments whose notes one maintain() refreshes
+NOTED_PAGES = 40  # a segment's notes cover its newest pages: a prompt stays bounded
 
 
 def _owner_alive(owner: str) -> bool:
@@ -50,9 +54,17 @@ def _owner_alive(owner: str) -> bool:
 
 class Lifecycle:
     def __init__(
-        self, store: Store, config: Config, drafts: Drafts, promoter: Promoter, key_hash: Callable[[str], str]
+        self,
+        store: Store,
+        config: Config,
+        drafts: Drafts,
+        promoter: Promoter,
+        key_hash: Callable[[str], str],
+        *,
+        notes: NoteWriter,
     ) -> None:
         self.store = store
+        self.notes = notes
         self.key_hash = key_hash
         self.config = config
         self.drafts = drafts
@@ -101,7 +113,7 @@ class Lifecycle:
     # -- maintain -----------------------------------------------------------------------------------
     def maintain(self, now: int) -> Maintenance:
         recovered = self.recover(now)
-        promoted, evicted, touched = self._promote_idle(now)
+        promoted, evicted = self._promote_idle(now)
         distilled = records = 0
         for segment in self.promoter.hot_segments(now):
             written = self.promoter.distill(segment, now)
@@ -109,15 +121,14 @@ class Lifecycle:
             records += written
         expired = self._expire(now)
         decayed = self._decay(now)
-        del touched
-        return Maintenance(promoted, distilled, records, evicted, expired, decayed, recovered)
+        summarized = self.refresh_notes()
+        return Maintenance(promoted, distilled, records, evicted, expired, decayed, recovered, summarized)
 
-    def _promote_idle(self, now: int) -> tuple[int, int, list[str]]:
+    def _promote_idle(self, now: int) -> tuple[int, int]:
         idle = seconds_to_micros(self.config.stm_idle_seconds)
         with self.store.read() as tx:
             scopes = tx.stm_scopes_due(now - idle)
         promoted = evicted = 0
-        touched: list[str] = []
         for user, assistant in scopes:
             with self.store.read() as tx:
                 turns = tx.stm_turns(user, assistant)
@@ -126,8 +137,47 @@ class Lifecycle:
             outcome = self.promoter.promote_turns([t for t in turns if t.memory_id in due], now)
             promoted += outcome.promoted
             evicted += outcome.evicted
-            touched.extend(outcome.segments)
-        return promoted, evicted, touched
+        return promoted, evicted
+
+    # -- notes: segment summaries, page summaries, continuity -------------------------------------
+    @spanned("summaries")
+    def refresh_notes(self, limit: int = NOTES_PER_PASS) -> int:
+        """Write fresh notes for segments whose summary is older than they are. The note writer (a
+        model, perhaps) runs outside any transaction; its notes are committed only if the segment is
+        still at the version they describe, else the next pass redoes them."""
+        with self.store.read() as tx:
+            work = [(s, tx.pages(s.segment_id)[-NOTED_PAGES:]) for s in tx.stale_summaries(limit)]
+        done = 0
+        for segment, pages in work:
+            notes = self.notes.notes([PageView(p.ref, p.role or "user", p.body, p.source_ids) for p in pages])
+            failpoint("summaries.after_notes")
+            with self.store.write("summaries") as tx:
+                current = tx.segment(segment.segment_id)
+                if current is None or current.version != segment.version:
+                    continue  # changed while the notes were written: they describe the past
+                tx.put_segment(
+                    replace(
+                        current,
+                        summary=notes.summary,
+                        summary_version=current.version,
+                        summary_degraded=notes.degraded,
+                    )
+                )
+                tx.put_page_notes(
+                    [
+                        PageNote(
+                            page.memory_id,
+                            segment.segment_id,
+                            note.summary,
+                            previous.memory_id if note.continues and previous is not None else None,
+                            notes.degraded,
+                        )
+                        for page, previous, note in zip(pages, [None, *pages[:-1]], notes.pages, strict=True)
+                    ]
+                )
+            done += 1
+            self.telemetry.count("summaries", 1, status="degraded" if notes.degraded else "ok")
+        return done
 
     @spanned("expiry")
     def _expire(self, now: int) -> int:
@@ -243,10 +293,13 @@ class Lifecycle:
 
     @staticmethod
     def _rederive_segment(tx: Transaction, segment_id: str) -> None:
-        """A segment's keywords and summary are rebuilt from its remaining pages, or it goes."""
+        """A segment's keywords and summary are rebuilt from its remaining pages, or it goes. Its
+        page notes go too (a model's note on one page may quote another): maintain() rewrites them,
+        since the new version leaves the summary stale."""
         segment = tx.segment(segment_id)
         if segment is None:
             return
+        tx.drop_page_notes(segment_id)
         pages = tx.pages(segment_id)
         if not pages:
             tx.delete_segment(segment_id)
@@ -259,6 +312,7 @@ class Lifecycle:
                 segment,
                 keywords=ranked(counts),
                 summary=summarize((p.body for p in pages), weights=counts),
+                summary_degraded=False,
                 interactions=len(pages),
                 version=segment.version + 1,
             )

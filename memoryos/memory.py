@@ -14,21 +14,33 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memoryos import validation
 from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, StoreClosed, StoreError
 from memoryos.failpoints import failpoint
 from memoryos.lifecycle import Lifecycle
 from memoryos.logs import get_logger
-from memoryos.model import Candidate, Context, Excluded, Finding, Hit, Maintenance, Recall, Record, Stored
+from memoryos.model import (
+    Candidate,
+    Context,
+    Excluded,
+    Finding,
+    Hit,
+    Maintenance,
+    Recall,
+    Record,
+    Stored,
+    Topic,
+)
 from memoryos.policies import capture, nostore
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.capture import Event
 from memoryos.policies.distill import ExtractiveSummarizer, Summarizer
 from memoryos.policies.lpm import DECAYING_KINDS, Reconcile, reconcile
+from memoryos.policies.notes import ExtractiveNotes, NoteWriter
 from memoryos.policies.text import fts_query
-from memoryos.promotion import Promoter, content_hash
+from memoryos.promotion import Promoter, content_hash, segment_heat
 from memoryos.receipting import Drafts
 from memoryos.scope import Pseudonymizer, Scope, ScopeKey
 from memoryos.settings import Config, from_environment
@@ -39,6 +51,9 @@ from memoryos.telemetry import AttributeValue, Telemetry, traced
 from memoryos.telemetry import from_environment as telemetry_from_environment
 from memoryos.timeutil import Clock, from_micros, seconds_to_micros, system_clock, to_micros
 from receipts import create_key_file, format_utc, read_key_file, uuid7
+
+if TYPE_CHECKING:
+    from memoryos.llm import Models
 
 __version__ = "0.1.0"
 log = get_logger()
@@ -58,18 +73,29 @@ def open(
     clock: Clock | None = None,
     config: Config | None = None,
     summarizer: Summarizer | None = None,
+    notes: NoteWriter | None = None,
     telemetry: Telemetry | None = None,
     background: bool = False,
     **overrides: Any,
 ) -> Memory:
-    """Open (or create) a store file. Recovery of interrupted promotions runs before it returns."""
+    """Open (or create) a store file. Recovery of interrupted promotions runs before it returns.
+
+    `summarizer` distils hot segments into LPM records and `notes` writes segment summaries, page
+    summaries and continuity; both default to the model MEMORYOS_LLM_URL names, if any (falling
+    back, degraded, when it fails), else to the deterministic extractive ones."""
     if not isinstance(path, str | os.PathLike) or not str(path).strip():
         raise InvalidInput("path must be the file name of the store, e.g. 'agent-memory.db'")
     resolved = from_environment() if config is None else config
     if overrides:
         resolved = resolved.with_overrides(**overrides)
+    models = _models(resolved) if summarizer is None or notes is None else None
     memory = Memory(
-        Path(path), resolved, clock or system_clock, summarizer or ExtractiveSummarizer(), telemetry
+        Path(path),
+        resolved,
+        clock or system_clock,
+        summarizer or (models.extractor if models else ExtractiveSummarizer()),
+        telemetry,
+        notes=notes or (models.summarizer if models else ExtractiveNotes()),
     )
     if background:
         memory.start_background()
@@ -93,13 +119,11 @@ def _candidate(row: CandidateRow) -> Candidate:
     )
 
 
-def _summarizer(config: Config) -> Summarizer:
-    """A model-backed extractor when MEMORYOS_LLM_URL is set (it falls back, degraded, on its own
-    when the model fails), else the deterministic extractive one."""
-    from memoryos.llm import extractor_from_env
+def _models(config: Config) -> Models | None:
+    """The model-backed extractor and note writer when MEMORYOS_LLM_URL is set (one client)."""
+    from memoryos.llm import models_from_env
 
-    extractor = extractor_from_env(os.environ, no_store_families=config.no_store_families)
-    return extractor if extractor is not None else ExtractiveSummarizer()
+    return models_from_env(os.environ, no_store_families=config.no_store_families)
 
 
 def _describe(result: object) -> dict[str, AttributeValue]:
@@ -127,6 +151,8 @@ class Memory:
         clock: Clock,
         summarizer: Summarizer,
         telemetry: Telemetry | None = None,
+        *,
+        notes: NoteWriter | None = None,
     ) -> None:
         self.path = path
         self.config = config
@@ -151,7 +177,9 @@ class Memory:
         self.drafts = Drafts(self.source_version)
         self._scopes = Pseudonymizer(bytes.fromhex(scope_key), config.max_scope_id_chars)
         self.promoter = Promoter(self.store, config, self.drafts, summarizer, self.telemetry)
-        self.lifecycle = Lifecycle(self.store, config, self.drafts, self.promoter, self._key_hash)
+        self.lifecycle = Lifecycle(
+            self.store, config, self.drafts, self.promoter, self._key_hash, notes=notes or ExtractiveNotes()
+        )
         self.recovered = self.lifecycle.recover(self._now())
         if self.telemetry.enabled:
             self.telemetry.watch(self._gauges)
@@ -605,6 +633,7 @@ class Memory:
         recalled = (
             [] if match is None else [h.unit for h in self.store.search(match, sk.user, sk.assistant, now, k)]
         )
+        recalled = self._with_threads(sk, recalled, now)
         chosen: list[Unit] = []
         lines: list[str] = []
         used = 0
@@ -618,6 +647,49 @@ class Memory:
             used += cost
         run_id = self._retrieved(sk, chosen, now)
         return Context(run_id, "\n".join(lines), [u.ref for u in chosen], used)
+
+    def _with_threads(self, sk: ScopeKey, recalled: list[Unit], now: int) -> list[Unit]:
+        """Continuity: a recalled page is preceded by the page it continues (its page note says
+        which), so that an answer out of the middle of a conversation comes with its question."""
+        with self.store.read() as tx:
+            notes = tx.notes_of([u.memory_id for u in recalled if u.tier == "mtm"])
+            earlier = {n.follows for n in notes.values() if n.follows is not None}
+            before = {
+                u.memory_id: u
+                for u in tx.units_by_ids(sorted(earlier))
+                if (u.user_scope, u.assistant_scope) == (sk.user, sk.assistant) and _valid_at([u], now)
+            }
+        threaded: list[Unit] = []
+        for unit in recalled:
+            note = notes.get(unit.memory_id)
+            if note is not None and note.follows in before:
+                threaded.append(before[note.follows])
+            threaded.append(unit)
+        return threaded
+
+    @traced("search_memory", _describe)
+    def topics(self, scope: Scope, *, limit: int = 10) -> list[Topic]:
+        """What this scope's conversations have been about: its MTM segments, hottest first, with
+        the summaries maintain() wrote (`stale` until it has seen the newest pages)."""
+        sk = self._scope(scope)
+        limit = validation.positive_int(limit, "limit", 1000)
+        now = self._now()
+        with self.store.read() as tx:
+            segments = tx.segments(sk.user, sk.assistant)
+        heats = {s.segment_id: segment_heat(self.config, s, now) for s in segments}
+        hottest = sorted(segments, key=lambda s: (-heats[s.segment_id], s.segment_id))[:limit]
+        return [
+            Topic(
+                s.segment_id,
+                s.summary,
+                list(s.keywords)[:8],
+                s.interactions,
+                round(heats[s.segment_id], 3),
+                s.summary_stale,
+                s.summary_degraded,
+            )
+            for s in hottest
+        ]
 
     def generated(
         self, scope: Scope, run_id: str, *, depends_on: Sequence[str], outcome: str | None = None

@@ -82,6 +82,7 @@ class Maintenance:
     expired: int = 0
     decayed: int = 0
     recovered_intents: int = 0
+    summarized_segments: int = 0  # segment summaries and page notes refreshed
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,19 @@ class Context:
     text: str
     refs: list[str]
     tokens: int
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One MTM segment of a scope: a thread of conversation, with the notes maintain() wrote."""
+
+    segment_id: str
+    summary: str  # empty until the first maintain() after the segment began
+    keywords: list[str]  # its strongest keywords, strongest first
+    pages: int
+    heat: float
+    stale: bool  # pages joined since the summary was written
+    degraded: bool  # the extractive fallback wrote the summary (the model failed)
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,10 @@ COUNTERS = {
     "memoryos.rejections": ("{write}", "Writes refused by the no-store rule, by reason."),
     "memoryos.expiries": ("{record}", "Units erased because their validity window ended."),
     "memoryos.decays": ("{record}", "LPM records whose status decayed (stale, retired)."),
+    "memoryos.summaries": (
+        "{segment}",
+        "Segments whose notes maintain() refreshed, by status (ok, degraded).",
+    ),
 }
 HISTOGRAMS = {
     "memoryos.promotion.duration": "Duration of one promotion run, by boundary.",

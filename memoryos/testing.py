@@ -5,7 +5,8 @@ that misbehaves on request: slow, failing, rate-limited, answering garbage, or n
 Its `normal` answers are computed from the request, so a test can predict them:
 
 - an extraction request (`{"pages": [...]}`) gets one record per page whose body is the page's text;
-- a summary request (`{"texts": [...]}`) gets the first sentence of each text, joined;
+- a notes request (`{"segment": [...]}`) gets the first sentence of each page as its summary, those
+  joined as the segment's, and `continues` where a page shares a long word with the one before;
 - anything else gets "ok".
 
     with FakeLLMServer("rate_limit_then_ok", failures=1) as server:
@@ -72,10 +73,25 @@ def answer_for(request: Any) -> str:
     if isinstance(data, dict) and isinstance(data.get("pages"), list):
         records = [_record_for(page) for page in data["pages"]]
         return orjson.dumps({"records": [r for r in records if r["body"]]}).decode()
-    if isinstance(data, dict) and isinstance(data.get("texts"), list):
-        firsts = [_first_sentence(str(t)) for t in data["texts"]]
-        return orjson.dumps({"summary": " ".join(f for f in firsts if f)}).decode()
+    if isinstance(data, dict) and isinstance(data.get("segment"), list):
+        return orjson.dumps(_notes_for([_text_of(p) for p in data["segment"]])).decode()
     return "ok"
+
+
+def _text_of(page: Any) -> str:
+    return " ".join(str(page.get("text", "") if isinstance(page, dict) else "").split())
+
+
+def _notes_for(texts: list[str]) -> dict[str, Any]:
+    """First sentences for the summaries; a page continues the one before it if they share a word
+    of five letters or more."""
+    firsts = [_first_sentence(t) or t[:80] for t in texts]
+    words = [{w.lower() for w in re.findall(r"\w{5,}", t)} for t in texts]
+    pages = [
+        {"summary": first, "continues": index > 0 and bool(words[index] & words[index - 1])}
+        for index, first in enumerate(firsts)
+    ]
+    return {"summary": " ".join(f for f in firsts if f), "pages": pages}
 
 
 def _record_for(page: Any) -> dict[str, str]:

@@ -154,6 +154,13 @@ class Transaction(ABC):
     def put_page_notes(self, notes: Sequence[PageNote]) -> None: ...
 
     @abstractmethod
+    def drop_page_notes(self, segment_id: str) -> None: ...
+
+    @abstractmethod
+    def notes_of(self, memory_ids: Sequence[str]) -> dict[str, PageNote]:
+        """The notes of these pages, by memory id (pages without notes are absent)."""
+
+    @abstractmethod
     def visit_segments(self, segment_ids: Sequence[str], now: int) -> None: ...
 
     @abstractmethod

@@ -432,6 +432,21 @@ class SQLiteTransaction(Transaction):
             )
         ]
 
+    def drop_page_notes(self, segment_id: str) -> None:
+        self._conn.execute("DELETE FROM page_notes WHERE segment_id = ?", (segment_id,))
+
+    def notes_of(self, memory_ids: Sequence[str]) -> dict[str, PageNote]:
+        found: dict[str, PageNote] = {}
+        for start in range(0, len(memory_ids), 500):
+            chunk = memory_ids[start : start + 500]
+            for r in self._conn.execute(
+                "SELECT memory_id, segment_id, summary, follows, degraded FROM page_notes"
+                f" WHERE memory_id IN ({', '.join('?' * len(chunk))})",
+                chunk,
+            ):
+                found[r[0]] = PageNote(r[0], r[1], r[2], r[3], bool(r[4]))
+        return found
+
     def put_page_notes(self, notes: Sequence[PageNote]) -> None:
         self._conn.executemany(
             "INSERT OR REPLACE INTO page_notes VALUES (?, ?, ?, ?, ?)",

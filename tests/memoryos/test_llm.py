@@ -27,7 +27,7 @@ from memoryos.llm import (
 )
 from memoryos.logs import LOGGER_NAME
 from memoryos.policies.distill import Distilled, ExtractiveSummarizer, PageView
-from memoryos.policies.text import summarize
+from memoryos.policies.notes import ExtractiveNotes, Notes, PageNoteText
 from memoryos.settings import ENV_LLM_API_KEY, ENV_LLM_MODEL, ENV_LLM_TIMEOUT, ENV_LLM_URL
 from memoryos.testing import ERROR_BODY, GARBAGE, FakeClock, FakeLLMServer, Mode, answer_for
 from receipts import read_outbox
@@ -327,31 +327,64 @@ class TestNoise:
 # -- the summarizer ------------------------------------------------------------------------------
 
 
-class TestSummarizer:
-    TEXTS = ("Blyck ships on Fridays. It uses make.", "The repo root holds the Makefile. Nothing else.")
+PAGE = {"summary": "a page", "continues": False}
 
-    def test_normal_uses_the_models_summary(self, sleeps: Sleeps) -> None:
+
+def reply_of(summary: str, pages: list[dict[str, Any]], **more: Any) -> str:
+    return orjson.dumps({"summary": summary, "pages": pages, **more}).decode()
+
+
+class TestSummarizer:
+    PAGES = (
+        PageView("p1@1", "user", "Blyck ships on Fridays. It uses make.", ("t1",)),
+        PageView("p2@1", "assistant", "Blyck keeps its Makefile at the repo root. Nothing else.", ("t2",)),
+        PageView("p3@1", "user", "Unrelated: my cat is called Tom.", ("t3",)),
+    )
+
+    def test_normal_uses_the_models_notes(self, sleeps: Sleeps) -> None:
         with fake("normal") as server:
-            result = LLMSummarizer(client_for(server, sleeps)).summarize(self.TEXTS)
-        assert result == ("Blyck ships on Fridays. The repo root holds the Makefile.", False)
+            notes = LLMSummarizer(client_for(server, sleeps)).notes(self.PAGES)
+        assert notes == Notes(
+            "Blyck ships on Fridays. Blyck keeps its Makefile at the repo root."
+            " Unrelated: my cat is called Tom.",
+            (
+                PageNoteText("Blyck ships on Fridays.", False),
+                PageNoteText("Blyck keeps its Makefile at the repo root.", True),
+                PageNoteText("Unrelated: my cat is called Tom.", False),
+            ),
+        )
 
     @pytest.mark.parametrize("mode", ["error500", "malformed", "refused"])
-    def test_failure_falls_back_to_the_extractive_summary(self, mode: Mode, sleeps: Sleeps) -> None:
+    def test_failure_falls_back_to_the_extractive_notes(self, mode: Mode, sleeps: Sleeps) -> None:
         with fake(mode) as server:
-            result = LLMSummarizer(client_for(server, sleeps)).summarize(self.TEXTS)
-        assert result == (summarize(self.TEXTS, 400), True)
+            notes = LLMSummarizer(client_for(server, sleeps)).notes(self.PAGES)
+        assert notes == replace(ExtractiveNotes().notes(self.PAGES), degraded=True)
 
     @pytest.mark.parametrize(
-        "reply", ['{"summary": "AKIAIOSFODNN7EXAMPLE is the key"}', '{"summary": "x", "more": 1}', "plain"]
+        "reply",
+        [
+            reply_of("AKIAIOSFODNN7EXAMPLE is the key", [PAGE] * 3),
+            reply_of("fine", [PAGE] * 2),  # one note short
+            reply_of("fine", [PAGE] * 3, more=1),
+            reply_of("fine", [{"summary": "x", "continues": "yes"}, PAGE, PAGE]),
+            reply_of("fine", [{"summary": "Error: upstream crashed", "continues": False}, PAGE, PAGE]),
+            "plain",
+        ],
     )
-    def test_a_bad_summary_is_refused(self, reply: str, sleeps: Sleeps) -> None:
+    def test_a_bad_answer_is_refused_whole(self, reply: str, sleeps: Sleeps) -> None:
         with fake("normal", reply=reply) as server:
-            summary, degraded = LLMSummarizer(client_for(server, sleeps)).summarize(self.TEXTS)
-        assert degraded and "AKIA" not in summary
+            notes = LLMSummarizer(client_for(server, sleeps)).notes(self.PAGES)
+        assert notes.degraded and notes == replace(ExtractiveNotes().notes(self.PAGES), degraded=True)
 
-    def test_nothing_to_summarize(self, sleeps: Sleeps) -> None:
+    def test_the_first_page_never_continues_anything(self, sleeps: Sleeps) -> None:
+        reply = reply_of("fine", [{"summary": "x", "continues": True}] * 3)
+        with fake("normal", reply=reply) as server:
+            notes = LLMSummarizer(client_for(server, sleeps)).notes(self.PAGES)
+        assert [p.continues for p in notes.pages] == [False, True, True] and not notes.degraded
+
+    def test_nothing_to_note(self, sleeps: Sleeps) -> None:
         with fake("normal") as server:
-            assert LLMSummarizer(client_for(server, sleeps)).summarize(["  "]) == ("", False)
+            assert LLMSummarizer(client_for(server, sleeps)).notes([]) == Notes("", ())
         assert server.requests == 0
 
 
@@ -443,6 +476,83 @@ class TestThroughTheStore:
                 remember_turns(mem)
                 mem.maintain()
         assert KEY not in logs.text and KEY.encode() not in stored_bytes(db)
+
+
+class TestNotesThroughTheStore:
+    """Segment summaries, page summaries and continuity: written by maintain(), never by remember()."""
+
+    THREAD = (
+        ("user", "How should I deploy blyck from the repo?"),
+        ("assistant", "Deploy blyck: run make ship from the repo root."),
+    )
+
+    def open_noted(self, db: Path, clock: FakeClock, client: ModelClient) -> memoryos.Memory:
+        return memoryos.open(db, clock=clock, notes=LLMSummarizer(client), stm_capacity=2, heat_threshold=99)
+
+    @pytest.mark.parametrize(
+        ("mode", "degraded"), [("normal", False), ("error500", True), ("malformed", True)]
+    )
+    def test_notes_are_written_off_the_request_path_and_say_when_the_fallback_wrote_them(
+        self, mode: Mode, degraded: bool, db: Path, clock: FakeClock, sleeps: Sleeps
+    ) -> None:
+        with fake(mode) as server, self.open_noted(db, clock, client_for(server, sleeps)) as mem:
+            for role, text in self.THREAD:
+                mem.remember(SCOPE, text, role=role)
+            [before] = mem.topics(SCOPE)
+            assert server.requests == 0 and before.stale and before.summary == "" and before.pages == 2
+            assert mem.maintain().summarized_segments == 1
+            [topic] = mem.topics(SCOPE)
+            assert not topic.stale and topic.degraded is degraded
+            assert mem.maintain().summarized_segments == 0  # fresh notes are not rewritten
+        if degraded:
+            assert (
+                topic.summary
+                == ExtractiveNotes().notes([PageView("", r, t, ()) for r, t in self.THREAD]).summary
+            )
+        else:
+            assert topic.summary == " ".join(text for _, text in self.THREAD)
+
+    def test_context_brings_the_question_a_recalled_answer_continues(
+        self, db: Path, clock: FakeClock, sleeps: Sleeps
+    ) -> None:
+        with fake("normal") as server, self.open_noted(db, clock, client_for(server, sleeps)) as mem:
+            for role, text in self.THREAD:
+                mem.remember(SCOPE, text, role=role)
+            alone = mem.context(SCOPE, "make ship")
+            mem.maintain()
+            threaded = mem.context(SCOPE, "make ship")
+        assert alone.text == f"- {self.THREAD[1][1]}"
+        assert threaded.text == f"- {self.THREAD[0][1]}\n- {self.THREAD[1][1]}" and len(threaded.refs) == 2
+
+    def test_forgetting_a_turn_erases_every_note_that_could_quote_it(
+        self, db: Path, clock: FakeClock, sleeps: Sleeps
+    ) -> None:
+        canary = "zebracanary7781"
+        with fake("normal") as server, self.open_noted(db, clock, client_for(server, sleeps)) as mem:
+            doomed = mem.remember(SCOPE, f"How should I deploy blyck from the repo {canary}?")
+            mem.remember(SCOPE, self.THREAD[1][1], role="assistant")
+            mem.maintain()
+            assert canary in mem.topics(SCOPE)[0].summary
+            mem.forget(SCOPE, doomed.memory_id)
+            [topic] = mem.topics(SCOPE)
+            assert canary not in topic.summary and topic.stale
+            mem.maintain()
+        assert canary.encode() not in stored_bytes(db)
+
+
+def test_the_environment_puts_the_model_behind_open(
+    db: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with fake("normal") as server:
+        monkeypatch.setenv(ENV_LLM_URL, server.url)
+        monkeypatch.setenv(ENV_LLM_MODEL, "fake")
+        with memoryos.open(db, clock=clock, stm_capacity=2, heat_threshold=2.5) as mem:
+            remember_turns(mem)
+            assert server.requests == 0  # never on the request path
+            done = mem.maintain()
+    assert (done.distilled_segments, done.summarized_segments) == (1, 1)
+    assert server.requests == 2  # one distillation and one set of notes, through one client
+    assert lpm_receipts(db) and not any(r.get("degraded") for r in lpm_receipts(db))
 
 
 def test_the_fake_servers_normal_answer_is_predictable() -> None:
