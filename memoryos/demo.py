@@ -116,6 +116,8 @@ def run_demo(folder: str) -> None:
             f"  recalls heat the segments they hit; maintain -> {done.distilled_segments} hot segs distilled"
             f" into {done.lpm_records} LPM records  [{_tiers(mem)}]"
         )
+        for topic in mem.topics(alice, limit=2):
+            _say(f"  topic ({topic.pages} pages, heat {topic.heat:.1f}): {topic.summary[:90]!r}")
         other = mem.recall(bob, "blyck release", k=3)
         _say(f"  recall by another user for 'blyck release' -> {len(other.hits)} hits (scopes never mix)")
         record = mem.get(alice, "deploy:blyck")

@@ -98,3 +98,24 @@ def test_canary_command_passes_on_a_fresh_store(tmp_path: Path, capsys: pytest.C
     assert main(["canary", "--json", str(verdict)]) == 0
     assert "canary: healthy" in capsys.readouterr().out
     assert orjson.loads(verdict.read_bytes())["passed"] is True
+
+
+def test_topics_shows_segments_with_the_summaries_maintain_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "m.db")
+    for text in ("We deploy blyck with make ship.", "Deploy blyck from the repo root with make ship."):
+        run(capsys, "remember", "--db", db, *SCOPE, text, "--config", str(_small_stm(tmp_path)))
+    code, out, _ = run(capsys, "topics", "--db", db, *SCOPE)
+    [fresh] = orjson.loads(out)
+    assert code == 0 and fresh["stale"] and fresh["summary"] == "" and fresh["pages"] == 2
+    assert run(capsys, "maintain", "--db", db)[0] == 0
+    code, out, _ = run(capsys, "topics", "--db", db, *SCOPE, "--limit", "1")
+    [topic] = orjson.loads(out)
+    assert not topic["stale"] and "make ship" in topic["summary"] and not topic["degraded"]
+
+
+def _small_stm(folder: Path) -> Path:
+    config = folder / "config.json"
+    config.write_text('{"stm_capacity": 2}')
+    return config
