@@ -36,6 +36,8 @@ POINTS = (
     "expire.after_delete",
     "forget.after_delete",
     "decay.before_commit",
+    "summaries.after_notes",
+    "summaries.before_commit",
     "recovery.begin",
     "recovery.after_reconcile",
     "recovery.before_commit",

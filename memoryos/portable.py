@@ -77,9 +77,19 @@ def _records(
         tombstones = tx.tombstones(user, assistant)
     for segment in segments:
         if user in (None, segment.user_scope) and assistant in (None, segment.assistant_scope):
-            yield {"type": "segment", **{f: getattr(segment, f) for f in _SEGMENT_FIELDS}}
+            yield {"type": "segment", **_segment_record(segment, redacted)}
     for tombstone in tombstones:
         yield {"type": "tombstone", **tombstone}
+
+
+def _segment_record(segment: Segment, redacted: bool) -> dict[str, Any]:
+    """A segment's summary and keywords are built from its pages' text, so a redacted export masks
+    them the same way (a keyword the rule flags is left out)."""
+    record = {f: getattr(segment, f) for f in _SEGMENT_FIELDS}
+    if redacted:
+        record["summary"] = nostore.redact(segment.summary, nostore.scan(segment.summary))
+        record["keywords"] = {w: n for w, n in segment.keywords.items() if not nostore.scan(w)}
+    return record
 
 
 def _unit_record(unit: Unit, redacted: bool) -> dict[str, Any]:

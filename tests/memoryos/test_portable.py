@@ -110,8 +110,13 @@ def test_erased_content_is_not_exported_and_forgetting_again_is_a_no_op(
 
 
 def test_exports_are_redacted_unless_asked(tmp_path: Path, alice: memoryos.Scope) -> None:
-    with memoryos.open(tmp_path / "a.db", no_store_families=frozenset({"aws_access_key"})) as mem:
+    with memoryos.open(
+        tmp_path / "a.db", no_store_families=frozenset({"aws_access_key"}), stm_capacity=1
+    ) as mem:
         mem.remember(alice, "write to alice@example.com")  # stored: email was not an enabled family
+        mem.remember(alice, "and then to alice@example.com again")  # the first turn goes to MTM ...
+        assert mem.maintain().summarized_segments == 1  # ... and a segment summary quotes it
+        assert "alice@example.com" in mem.topics(alice)[0].summary
         mem.export(tmp_path / "red.jsonl")
         mem.export(tmp_path / "raw.jsonl", redacted=False)
     assert b"alice@example.com" not in (tmp_path / "red.jsonl").read_bytes()
