@@ -1,7 +1,7 @@
-"""The model is never on the request path (issue 6): remember() with a model-backed distiller whose
-model answers in 200 ms, against remember() with no model, interleaved on identical stores in the
-same run; medians over --runs. Then maintain() is timed on the model store, where the model work
-belongs, to show it did run.
+"""The model is never on the request path (issue 6): remember() with a model-backed distiller and
+note writer whose model answers in 200 ms, against remember() with no model, interleaved on
+identical stores in the same run; medians over --runs. Then maintain() is timed on the model
+store, where the model work belongs, to show it did run.
 
     python bench/bench_llm_offpath.py            # 5 runs x 210 turns (30 full-STM promotions each)
 """
@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import memoryos
-from memoryos.llm import LLMExtractor, LLMSettings, ModelClient
+from memoryos.llm import LLMExtractor, LLMSettings, LLMSummarizer, ModelClient
 from memoryos.testing import FakeLLMServer
 
 TOPICS = ["rust build", "garden tomatoes", "blyck release", "tax forms", "piano lessons"]
@@ -40,7 +40,9 @@ def one_run(folder: Path, server: FakeLLMServer, turns: int, run: int) -> dict[s
     client = ModelClient(LLMSettings(server.url, "fake-model", timeout=5.0))
     with (
         memoryos.open(folder / f"plain-{run}.db") as plain,
-        memoryos.open(folder / f"model-{run}.db", summarizer=LLMExtractor(client)) as model,
+        memoryos.open(
+            folder / f"model-{run}.db", summarizer=LLMExtractor(client), notes=LLMSummarizer(client)
+        ) as model,
     ):
         ours, base = [], []
         for chunk in range(0, turns, 7):  # interleave full STM cycles so noise hits both alike
@@ -60,6 +62,7 @@ def one_run(folder: Path, server: FakeLLMServer, turns: int, run: int) -> dict[s
         "maintain_s": maintain_s,
         "model_calls_in_maintain": server.requests - before,
         "distilled": done.distilled_segments,
+        "noted": done.summarized_segments,
     }
 
 
@@ -98,7 +101,7 @@ def main() -> None:
                 f"< {args.delay * 1000:.0f} ms: never waits for the model |",
                 f"| maintain() afterwards (model work) | {med['maintain_s']:.2f} s,"
                 f" {med['model_calls_in_maintain']:.0f} model calls,"
-                f" {med['distilled']:.0f} segments | | | |",
+                f" {med['distilled']:.0f} segments distilled, {med['noted']:.0f} noted | | | |",
             ]
         )
         + "\n"

@@ -676,14 +676,15 @@ class Memory:
         now = self._now()
         with self.store.read() as tx:
             segments = tx.segments(sk.user, sk.assistant)
-        heats = {s.segment_id: segment_heat(self.config, s, now) for s in segments}
-        hottest = sorted(segments, key=lambda s: (-heats[s.segment_id], s.segment_id))[:limit]
+            heats = {s.segment_id: segment_heat(self.config, s, now) for s in segments}
+            hottest = sorted(segments, key=lambda s: (-heats[s.segment_id], s.segment_id))[:limit]
+            pages = {s.segment_id: tx.page_count(s.segment_id) for s in hottest}
         return [
             Topic(
                 s.segment_id,
                 s.summary,
                 list(s.keywords)[:8],
-                s.interactions,
+                pages[s.segment_id],
                 round(heats[s.segment_id], 3),
                 s.summary_stale,
                 s.summary_degraded,

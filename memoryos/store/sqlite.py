@@ -422,15 +422,8 @@ class SQLiteTransaction(Transaction):
             )
         ]
 
-    def page_notes(self, segment_id: str) -> list[PageNote]:
-        return [
-            PageNote(r[0], r[1], r[2], r[3], bool(r[4]))
-            for r in self._conn.execute(
-                "SELECT memory_id, segment_id, summary, follows, degraded FROM page_notes"
-                " WHERE segment_id = ?",
-                (segment_id,),
-            )
-        ]
+    def page_count(self, segment_id: str) -> int:
+        return int(self._one("SELECT count(*) FROM units WHERE segment_id = ?", (segment_id,)))
 
     def drop_page_notes(self, segment_id: str) -> None:
         self._conn.execute("DELETE FROM page_notes WHERE segment_id = ?", (segment_id,))

@@ -550,6 +550,7 @@ def test_the_environment_puts_the_model_behind_open(
             remember_turns(mem)
             assert server.requests == 0  # never on the request path
             done = mem.maintain()
+            assert mem.topics(SCOPE)[0].pages == 2  # distillation resets heat, not the page count
     assert (done.distilled_segments, done.summarized_segments) == (1, 1)
     assert server.requests == 2  # one distillation and one set of notes, through one client
     assert lpm_receipts(db) and not any(r.get("degraded") for r in lpm_receipts(db))
