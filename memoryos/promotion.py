@@ -194,7 +194,7 @@ class Promoter:
             if len(heads) + sum(g.head.version == 0 for g in grown) > self.config.mtm_capacity:
                 evicted = self._evict_cold_segments(tx, tx.segments(user, assistant), run_id, now)
             failpoint("stm_to_mtm.after_receipts")
-        for g in grown:  # only once committed: the cache must never hold a version that was not
+        for g in grown:  # only now, committed: the cache never holds a version the store lacks
             self._keywords.remember(g.new_head, g.keywords)
         failpoint("stm_to_mtm.after_commit")
         log.info("promoted", boundary="stm_to_mtm", run_id=run_id, turns=len(turns), evicted=evicted)
