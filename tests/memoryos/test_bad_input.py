@@ -50,6 +50,9 @@ BAD_CALLS: dict[str, Call] = {
     "bad refs": lambda m, s: m.generated(s, receipts.uuid7(), depends_on=["free text"]),
     "refs as a string": lambda m, s: m.generated(s, receipts.uuid7(), depends_on="abc@1"),
     "content as outcome": lambda m, s: m.generated(s, receipts.uuid7(), depends_on=[], outcome="it worked!"),
+    "topics limit of zero": lambda m, s: m.topics(s, limit=0),
+    "topics limit as text": lambda m, s: m.topics(s, limit="10"),  # type: ignore[arg-type]
+    "context budget of zero": lambda m, s: m.context(s, "q", budget_tokens=0),
 }
 BAD_SCOPES: dict[str, Any] = {
     "empty user": memoryos.Scope(user="", assistant="a"),
