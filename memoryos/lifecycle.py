@@ -52,6 +52,33 @@ def _owner_alive(owner: str) -> bool:
     return True
 
 
+def rederive_segment(tx: Transaction, segment_id: str) -> None:
+    """A segment's keywords and summary are rebuilt from its remaining pages, or it goes. Its page
+    notes go too (a model's note on one page may quote another): maintain() rewrites them, since the
+    new version leaves the summary stale."""
+    segment = tx.segment(segment_id)
+    if segment is None:
+        return
+    tx.drop_page_notes(segment_id)
+    pages = tx.pages(segment_id)
+    if not pages:
+        tx.delete_segment(segment_id)
+        return
+    counts: Counter[str] = Counter()
+    for page in pages:
+        counts.update(keywords(page.body))
+    tx.put_segment(
+        replace(
+            segment,
+            keywords=ranked(counts),
+            summary=summarize((p.body for p in pages), weights=counts),
+            summary_degraded=False,
+            interactions=len(pages),
+            version=segment.version + 1,
+        )
+    )
+
+
 class Lifecycle:
     def __init__(
         self,
@@ -288,35 +315,8 @@ class Lifecycle:
                 tx.tombstone(unit, None if unit.key is None else self.key_hash(unit.key), reason, now)
                 tx.emit(self.drafts.removal(run_id, boundary, unit, reason))
         for segment_id in sorted({u.segment_id for u in units if u.segment_id}):
-            self._rederive_segment(tx, segment_id)
+            rederive_segment(tx, segment_id)
         return len(by_scope)
-
-    @staticmethod
-    def _rederive_segment(tx: Transaction, segment_id: str) -> None:
-        """A segment's keywords and summary are rebuilt from its remaining pages, or it goes. Its
-        page notes go too (a model's note on one page may quote another): maintain() rewrites them,
-        since the new version leaves the summary stale."""
-        segment = tx.segment(segment_id)
-        if segment is None:
-            return
-        tx.drop_page_notes(segment_id)
-        pages = tx.pages(segment_id)
-        if not pages:
-            tx.delete_segment(segment_id)
-            return
-        counts: Counter[str] = Counter()
-        for page in pages:
-            counts.update(keywords(page.body))
-        tx.put_segment(
-            replace(
-                segment,
-                keywords=ranked(counts),
-                summary=summarize((p.body for p in pages), weights=counts),
-                summary_degraded=False,
-                interactions=len(pages),
-                version=segment.version + 1,
-            )
-        )
 
     # -- explain, check, export, status ----------------------------------------------------------
     def explain(self, match: str, scope: ScopeKey, moment: int, returned: set[str]) -> list[Excluded]:

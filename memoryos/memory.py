@@ -633,24 +633,34 @@ class Memory:
         recalled = (
             [] if match is None else [h.unit for h in self.store.search(match, sk.user, sk.assistant, now, k)]
         )
-        recalled = self._with_threads(sk, recalled, now)
+        pairs: list[tuple[Unit | None, Unit]] = [
+            (None, u) for u in named if u is not None and u.status != "retired"
+        ]
+        pairs += self._threads(sk, recalled, now)
         chosen: list[Unit] = []
         lines: list[str] = []
         used = 0
-        for unit in [u for u in named if u is not None and u.status != "retired"] + recalled:
-            line = f"[{unit.key}] {unit.body}" if unit.key else f"- {unit.body}"
-            cost = -(-len(line) // 4)
-            if unit.ref in {c.ref for c in chosen} or used + cost > budget:
+        for earlier, unit in pairs:
+            # The item itself first; the page it continues only when both fit, and just before it.
+            taken = {c.ref for c in chosen}
+            line = _context_line(unit)
+            if unit.ref in taken or used + _tokens(line) > budget:
                 continue
+            if earlier is not None and earlier.ref not in taken:
+                before = _context_line(earlier)
+                if used + _tokens(before) + _tokens(line) <= budget:
+                    chosen.append(earlier)
+                    lines.append(before)
+                    used += _tokens(before)
             chosen.append(unit)
             lines.append(line)
-            used += cost
+            used += _tokens(line)
         run_id = self._retrieved(sk, chosen, now)
         return Context(run_id, "\n".join(lines), [u.ref for u in chosen], used)
 
-    def _with_threads(self, sk: ScopeKey, recalled: list[Unit], now: int) -> list[Unit]:
-        """Continuity: a recalled page is preceded by the page it continues (its page note says
-        which), so that an answer out of the middle of a conversation comes with its question."""
+    def _threads(self, sk: ScopeKey, recalled: list[Unit], now: int) -> list[tuple[Unit | None, Unit]]:
+        """Continuity: each recalled unit with the page it continues (its page note says which),
+        so that an answer out of the middle of a conversation can come with its question."""
         with self.store.read() as tx:
             notes = tx.notes_of([u.memory_id for u in recalled if u.tier == "mtm"])
             earlier = {n.follows for n in notes.values() if n.follows is not None}
@@ -659,13 +669,11 @@ class Memory:
                 for u in tx.units_by_ids(sorted(earlier))
                 if (u.user_scope, u.assistant_scope) == (sk.user, sk.assistant) and _valid_at([u], now)
             }
-        threaded: list[Unit] = []
+        pairs: list[tuple[Unit | None, Unit]] = []
         for unit in recalled:
             note = notes.get(unit.memory_id)
-            if note is not None and note.follows in before:
-                threaded.append(before[note.follows])
-            threaded.append(unit)
-        return threaded
+            pairs.append((before.get(note.follows) if note and note.follows else None, unit))
+        return pairs
 
     @traced("search_memory", _describe)
     def topics(self, scope: Scope, *, limit: int = 10) -> list[Topic]:
@@ -818,6 +826,14 @@ def _utc(micros: int) -> str:
 def _current(versions: Sequence[Unit]) -> Unit | None:
     live = [u for u in versions if u.status != "superseded"]
     return live[-1] if live else None
+
+
+def _context_line(unit: Unit) -> str:
+    return f"[{unit.key}] {unit.body}" if unit.key else f"- {unit.body}"
+
+
+def _tokens(line: str) -> int:
+    return -(-len(line) // 4)  # about 4 characters a token, rounded up
 
 
 def _valid_at(versions: Sequence[Unit], moment: int) -> Unit | None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from memoryos.errors import InvalidInput
+from memoryos.lifecycle import rederive_segment
 from memoryos.policies import nostore
 from memoryos.policies import stm as stm_policy
 from memoryos.scope import ScopeKey
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 
 FORMAT = "memoryos.export/1"
 _UNIT_FIELDS = {f.name for f in fields(Unit)} - {"rowid"}
-_SEGMENT_FIELDS = {f.name for f in fields(Segment)}
+# Exported segment fields; the summary's bookkeeping stays behind (an import rebuilds the summary).
+_SEGMENT_FIELDS = {f.name for f in fields(Segment)} - {"summary_version", "summary_degraded"}
 _REDACTED = ("body", "proof", "source", "reason")
 BATCH = 1000
 
@@ -83,12 +85,12 @@ def _records(
 
 
 def _segment_record(segment: Segment, redacted: bool) -> dict[str, Any]:
-    """A segment's summary and keywords are built from its pages' text, so a redacted export masks
-    them the same way (a keyword the rule flags is left out)."""
+    """A segment's summary and keywords quote its pages, and single words escape the no-store rule
+    (an address splits into several), so a redacted export leaves both out: the import rebuilds
+    them from the redacted pages. The notes' bookkeeping is not exported at all."""
     record = {f: getattr(segment, f) for f in _SEGMENT_FIELDS}
     if redacted:
-        record["summary"] = nostore.redact(segment.summary, nostore.scan(segment.summary))
-        record["keywords"] = {w: n for w, n in segment.keywords.items() if not nostore.scan(w)}
+        record["summary"], record["keywords"] = "", {}
     return record
 
 
@@ -120,6 +122,7 @@ def import_jsonl(mem: Memory, path: Path) -> int:
         if isinstance(scope_key, str):
             tx.set_meta("scope_key", scope_key)
         run_id = uuid7()
+        segment_ids: list[str] = []
         for number, record in body:
             kind = record.pop("type", None)
             try:
@@ -130,12 +133,15 @@ def import_jsonl(mem: Memory, path: Path) -> int:
                     units += 1
                 elif kind == "segment":
                     tx.put_segment(Segment(**record))
+                    segment_ids.append(str(record["segment_id"]))
                 elif kind == "tombstone":
                     tx.insert_tombstone(record)
                 else:
                     raise ValueError(f"unknown record kind {kind!r}")
             except (TypeError, ValueError, KeyError) as exc:
                 raise InvalidInput(f"{path}, line {number}: {str(exc)[:200]}; nothing was imported") from None
+        for segment_id in segment_ids:  # keywords and summary from the pages as imported (maybe
+            rederive_segment(tx, segment_id)  # redacted); the next maintain() writes the notes
     mem.reload_scope_key()
     return units
 

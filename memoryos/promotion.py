@@ -101,9 +101,8 @@ class Grown:
 class _Placer:
     """Places one promotion's pages into segments.
 
-    Similarity reads each segment's top 32 stored keywords plus every keyword of the pages that
-    joined it in this promotion; a segment that pages join keeps running keyword counts, and is
-    written back (re-ranked) only once, when the promotion is finished.
+    Similarity reads each segment's 32 strongest keywords, re-ranked as each page joins; a segment
+    that pages join is written back only once, when the promotion is finished.
     """
 
     def __init__(self, known: Sequence[_Known], threshold: float) -> None:
@@ -122,22 +121,18 @@ class _Placer:
             chosen = uuid7()
             self.known[chosen] = _Known(SegmentHead(chosen, 0, now), {}, frozenset())
             self.views[chosen] = _view(chosen, frozenset(), now)
-        counts = self.counts.get(chosen)
-        if counts is None:
-            counts = self.counts[chosen] = dict(self.known[chosen].keywords)
+        counts = dict(self.counts.get(chosen) or self.known[chosen].keywords)
         for word, count in words.items():
             counts[word] = counts.get(word, 0) + count
-        view = self.views[chosen]
-        self.views[chosen] = _view(chosen, frozenset(words).union(view.keywords), view.created_at)
+        # as stored: the strongest 64, ranked; the next page is compared with the first 32 of them
+        self.counts[chosen] = counts = ranked(counts)
+        self.views[chosen] = _view(chosen, frozenset(list(counts)[:32]), self.views[chosen].created_at)
         self.joined[chosen] = self.joined.get(chosen, 0) + 1
         return chosen
 
     def finished(self) -> list[Grown]:
         """Every segment pages joined (new ones have version 0), with its re-ranked keywords."""
-        return [
-            Grown(self.known[sid].head, ranked(self.counts[sid]), joined)
-            for sid, joined in self.joined.items()
-        ]
+        return [Grown(self.known[sid].head, self.counts[sid], joined) for sid, joined in self.joined.items()]
 
 
 def _view(segment_id: str, keywords: frozenset[str], created_at: int) -> segment_policy.SegmentView:

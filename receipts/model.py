@@ -153,8 +153,7 @@ _UNIQUE_FIELDS = tuple((name, spec.check) for name, spec in FIELDS.items() if na
 _KNOWN = frozenset(FIELDS)
 _SHAPES_MAX = 4096
 _shapes: dict[tuple[object, ...], bool] = {}
-_last_valid: dict[str, object] = {}
-_NOTHING = object()
+_last_valid: dict[str, str] = {}
 
 
 def _shape_ok(receipt: Mapping[str, object]) -> bool:
@@ -193,13 +192,14 @@ def is_valid(receipt: Mapping[str, object]) -> bool:
     for name, check in _UNIQUE_FIELDS:
         if name in receipt:
             value = receipt[name]
-            last = _last_valid.get(name, _NOTHING)
-            # a batch shares its runId and atUtc: the value just found valid is not checked again
-            if type(value) is type(last) and value == last:
+            # A batch shares its runId and atUtc: a string just found valid is not checked again.
+            # Only strings are remembered: a list could change after it was judged.
+            if type(value) is str and value == _last_valid.get(name):
                 continue
             if not check(value):
                 return False
-            _last_valid[name] = value
+            if type(value) is str:
+                _last_valid[name] = value
     return True
 
 

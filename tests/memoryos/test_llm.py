@@ -521,7 +521,8 @@ class TestNotesThroughTheStore:
             alone = mem.context(SCOPE, "make ship")
             mem.maintain()
             threaded = mem.context(SCOPE, "make ship")
-        assert alone.text == f"- {self.THREAD[1][1]}"
+            tight = mem.context(SCOPE, "make ship", budget_tokens=20)  # the answer fits, not both
+        assert alone.text == tight.text == f"- {self.THREAD[1][1]}"
         assert threaded.text == f"- {self.THREAD[0][1]}\n- {self.THREAD[1][1]}" and len(threaded.refs) == 2
 
     def test_forgetting_a_turn_erases_every_note_that_could_quote_it(

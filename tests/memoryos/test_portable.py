@@ -119,9 +119,20 @@ def test_exports_are_redacted_unless_asked(tmp_path: Path, alice: memoryos.Scope
         assert "alice@example.com" in mem.topics(alice)[0].summary
         mem.export(tmp_path / "red.jsonl")
         mem.export(tmp_path / "raw.jsonl", redacted=False)
+    red = [orjson.loads(line) for line in (tmp_path / "red.jsonl").read_bytes().splitlines()]
     assert b"alice@example.com" not in (tmp_path / "red.jsonl").read_bytes()
     assert b"alice@example.com" in (tmp_path / "raw.jsonl").read_bytes()
-    assert orjson.loads((tmp_path / "red.jsonl").read_bytes().splitlines()[0])["redacted"] is True
+    assert red[0]["redacted"] is True
+    [segment] = [r for r in red if r.get("type") == "segment"]
+    assert (segment["summary"], segment["keywords"]) == ("", {})  # single words escape the rule
+    assert "summary_version" not in segment  # derived bookkeeping stays behind
+    with memoryos.open(tmp_path / "b.db") as target:
+        target.import_jsonl(tmp_path / "red.jsonl")
+        [imported] = target.topics(alice)
+        assert imported.keywords and imported.stale  # rebuilt from the redacted pages
+        assert target.maintain().summarized_segments == 1
+        [noted] = target.topics(alice)
+        assert noted.summary and "example.com" not in noted.summary
 
 
 def test_import_refuses_a_non_empty_store_and_bad_files_and_writes_nothing(

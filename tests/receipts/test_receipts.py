@@ -83,6 +83,14 @@ def test_the_fast_validity_check_agrees_with_problems(base: dict[str, Any], edit
         assert receipts.is_valid(receipt) == (receipts.problems(receipt) == [])
 
 
+def test_a_list_changed_after_it_was_sealed_is_checked_again() -> None:
+    refs = [receipts.uuid7() + "@1"]
+    seal(draft(derivedFrom=refs), ChainHead("c"), KEY, AT)
+    refs.append("alice@example.com wrote this")
+    with pytest.raises(ReceiptError, match="derivedFrom"):
+        seal(draft(derivedFrom=refs), ChainHead("c"), KEY, AT)
+
+
 class TestSeal:
     def test_a_sealed_receipt_is_valid_chained_and_signed(self) -> None:
         first, second = chain_of(2)
