@@ -19,7 +19,7 @@ import orjson
 
 from receipts import FIELDS, canonical_bytes, problems
 from receipts.jsonl import MAX_LINE_BYTES
-from receipts.model import MAX_REFS
+from receipts.model import MAX_REFS, REQUIRED, SHAPE_FIELDS
 
 __all__ = ["Bad", "Facts", "Parsed", "from_object", "link_of", "parse_raw"]
 
@@ -97,23 +97,8 @@ class Bad(NamedTuple):
 
 
 _KNOWN = frozenset(FIELDS)
-_REQUIRED = frozenset(name for name, spec in FIELDS.items() if spec.required)
 # Fields whose values repeat across a stream: their (boundary-dependent) verdicts are cached.
-_REPEATING = (
-    "schema",
-    "boundary",
-    "status",
-    "sourceVersion",
-    "chainId",
-    "userScope",
-    "assistantScope",
-    "fromTier",
-    "toTier",
-    "sourcePresent",
-    "degraded",
-    "reason",
-    "outcomeReceipt",
-)
+_REPEATING = SHAPE_FIELDS
 _SHAPE_CACHE_MAX = 65_536
 _UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _REF_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[1-9][0-9]{0,9}")
@@ -184,7 +169,7 @@ def _shape_ok(shape: tuple[Any, ...], obj: Mapping[str, Any]) -> bool:
 def _valid(obj: dict[str, Any], expected_prev: str | None = None) -> bool:
     """True only if `problems(obj)` is empty; cheap for streams of similar receipts."""
     keys = obj.keys()
-    if not (keys <= _KNOWN and keys >= _REQUIRED):
+    if not (keys <= _KNOWN and keys >= REQUIRED):
         return False
     get = obj.get
     # bools are part of the shape by type too, so that 1 and True do not share a cached verdict

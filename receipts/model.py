@@ -134,7 +134,7 @@ FIELDS: Mapping[str, Field] = {
 REQUIRED = frozenset(name for name, spec in FIELDS.items() if spec.required)
 # The fields whose values repeat from receipt to receipt (codes, scopes, versions, flags): a receipt's
 # "shape" is its key set plus these values, and the verdict on a shape is remembered (bounded).
-_SHAPE_FIELDS = (
+SHAPE_FIELDS = (
     "schema",
     "boundary",
     "status",
@@ -149,7 +149,7 @@ _SHAPE_FIELDS = (
     "sourcePresent",
     "degraded",
 )
-_UNIQUE_FIELDS = tuple((name, spec.check) for name, spec in FIELDS.items() if name not in _SHAPE_FIELDS)
+_UNIQUE_FIELDS = tuple((name, spec.check) for name, spec in FIELDS.items() if name not in SHAPE_FIELDS)
 _KNOWN = frozenset(FIELDS)
 _SHAPES_MAX = 4096
 _shapes: dict[tuple[object, ...], bool] = {}
@@ -167,7 +167,7 @@ def _shape_ok(receipt: Mapping[str, object]) -> bool:
         spec = FIELDS[name]
         if spec.only_for is not None and boundary not in spec.only_for:
             return False
-        if name in _SHAPE_FIELDS and not spec.check(receipt[name]):
+        if name in SHAPE_FIELDS and not spec.check(receipt[name]):
             return False
     return "waitUntilUtc" not in receipt or boundary == "store" or receipt.get("status") == "waiting"
 
@@ -178,7 +178,7 @@ def is_valid(receipt: Mapping[str, object]) -> bool:
     get = receipt.get
     # bools are part of the shape by type as well, so that 1 and True never share a verdict
     shape: tuple[object, ...] = (frozenset(receipt), type(get("sourcePresent")), type(get("degraded")))
-    shape += tuple(map(get, _SHAPE_FIELDS))
+    shape += tuple(map(get, SHAPE_FIELDS))
     try:
         verdict = _shapes.get(shape)
     except TypeError:  # an unhashable value (a list where a code belongs)
