@@ -57,9 +57,10 @@ class NaivePromoter:
         """Transaction 1: drop the turns and say so (honestly: the source is gone)."""
         drafts = self.mem.drafts
         with self.mem.store.write("naive_release") as tx:
-            present = {u.memory_id for u in tx.stm_turns(turns[0].user_scope, turns[0].assistant_scope)}
-            chosen = [t for t in turns if t.memory_id in present]
-            tx.delete_units([t.rowid for t in chosen if t.rowid is not None])
+            released = tx.release_stm(
+                turns[0].user_scope, turns[0].assistant_scope, [t.memory_id for t in turns]
+            )
+            chosen = [t for t in turns if t.memory_id in released]
             for turn in chosen:
                 tx.emit(
                     drafts.base(
@@ -90,17 +91,7 @@ class NaivePromoter:
             for turn in turns:
                 page = promoter._page_for(turn, placer.place(turn, now), run_id, now)
                 tx.insert_unit(page)
-                tx.emit(
-                    self.mem.drafts.about(
-                        run_id,
-                        "stm_to_mtm",
-                        page,
-                        fromTier="stm",
-                        toTier="mtm",
-                        derivedFrom=[turn.ref],
-                        sourcePresent=False,
-                    )
-                )
+                tx.emit(self.mem.drafts.promoted(run_id, turn, page))
             promoter.write_segments(tx, placer.finished(), user, assistant, now)
             evicted = promoter._evict_cold_segments(tx, tx.segments(user, assistant), run_id, now)
         return StmOutcome(len(turns), tuple(placer.joined), evicted)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from memoryos.model import Excluded, Finding, Maintenance
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.distill import PageView
 from memoryos.policies.lpm import decayed_status
-from memoryos.policies.notes import NoteWriter
+from memoryos.policies.notes import Notes, NoteWriter
 from memoryos.policies.text import keywords, ranked, summarize
 from memoryos.promotion import OWNER, Promoter, segment_heat
 from memoryos.receipting import Drafts
@@ -77,6 +77,15 @@ def rederive_segment(tx: Transaction, segment_id: str) -> None:
             version=segment.version + 1,
         )
     )
+
+
+def _page_notes(segment_id: str, pages: Sequence[Unit], notes: Notes) -> list[PageNote]:
+    """One row per page; a page that continues the one before it points at it."""
+    rows = []
+    for index, (page, note) in enumerate(zip(pages, notes.pages, strict=True)):
+        follows = pages[index - 1].memory_id if note.continues and index > 0 else None
+        rows.append(PageNote(page.memory_id, segment_id, note.summary, follows, notes.degraded))
+    return rows
 
 
 class Lifecycle:
@@ -190,18 +199,7 @@ class Lifecycle:
                         summary_degraded=notes.degraded,
                     )
                 )
-                tx.put_page_notes(
-                    [
-                        PageNote(
-                            page.memory_id,
-                            segment.segment_id,
-                            note.summary,
-                            previous.memory_id if note.continues and previous is not None else None,
-                            notes.degraded,
-                        )
-                        for page, previous, note in zip(pages, [None, *pages[:-1]], notes.pages, strict=True)
-                    ]
-                )
+                tx.put_page_notes(_page_notes(segment.segment_id, pages, notes))
             done += 1
             self.telemetry.count("summaries", 1, status="degraded" if notes.degraded else "ok")
         return done

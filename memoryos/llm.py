@@ -518,18 +518,6 @@ def models_from_env(
     )
 
 
-def extractor_from_env(
-    environ: Mapping[str, str],
-    *,
-    sleep: Callable[[float], None] = time.sleep,
-    no_store_families: frozenset[str] | None = None,
-    **overrides: Any,
-) -> LLMExtractor | None:
-    """The model-backed extractor the environment asks for, or None (use the extractive default)."""
-    models = models_from_env(environ, sleep=sleep, no_store_families=no_store_families, **overrides)
-    return None if models is None else models.extractor
-
-
 __all__ = [
     "ChatClient",
     "LLMExtractor",
@@ -537,7 +525,6 @@ __all__ = [
     "LLMSummarizer",
     "ModelClient",
     "Models",
-    "extractor_from_env",
     "is_retryable",
     "looks_like_noise",
     "models_from_env",

@@ -95,7 +95,7 @@ def open(
         clock or system_clock,
         summarizer or (models.extractor if models else ExtractiveSummarizer()),
         telemetry,
-        notes=notes or (models.summarizer if models else ExtractiveNotes()),
+        notes=notes or (models.summarizer if models else None),
     )
     if background:
         memory.start_background()

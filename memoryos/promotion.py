@@ -171,20 +171,11 @@ class Promoter:
             placer = _Placer(self._keywords.known(tx, heads), self.config.segment_similarity)
             pages = [self._page_for(turn, placer.place(turn, now), run_id, now) for turn in turns]
             for turn, page in zip(turns, pages, strict=True):
-                tx.emit(
-                    self.drafts.about(
-                        run_id,
-                        "stm_to_mtm",
-                        page,
-                        fromTier="stm",
-                        toTier="mtm",
-                        derivedFrom=[turn.ref],
-                        sourcePresent=False,
-                    )
-                )
+                tx.emit(self.drafts.promoted(run_id, turn, page))
             tx.insert_units(pages)
             failpoint("stm_to_mtm.after_pages")
-            grown = self.write_segments(tx, placer.finished(), user, assistant, now)
+            grown = placer.finished()
+            self.write_segments(tx, grown, user, assistant, now)
             evicted = 0
             if len(heads) + sum(g.head.version == 0 for g in grown) > self.config.mtm_capacity:
                 evicted = self._evict_cold_segments(tx, tx.segments(user, assistant), run_id, now)
@@ -199,9 +190,7 @@ class Promoter:
         return StmOutcome(len(turns), tuple(g.head.segment_id for g in grown), evicted)
 
     @staticmethod
-    def write_segments(
-        tx: Transaction, grown: Sequence[Grown], user: str, assistant: str, now: int
-    ) -> Sequence[Grown]:
+    def write_segments(tx: Transaction, grown: Sequence[Grown], user: str, assistant: str, now: int) -> None:
         """Existing segments grow in place (keywords, interactions, version); new ones are inserted.
         Their summaries are left stale for maintain() to refresh (Segment.summary_stale)."""
         for g in grown:
@@ -212,7 +201,6 @@ class Promoter:
                     )
                 )
         tx.grow_segments([(g.head.segment_id, g.keywords, g.joined) for g in grown if g.head.version])
-        return grown
 
     def _page_for(self, turn: Unit, segment_id: str, run_id: str, now: int) -> Unit:
         return replace(

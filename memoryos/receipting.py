@@ -39,6 +39,18 @@ class Drafts:
             **extra,
         )
 
+    def promoted(self, run_id: str, turn: Unit, page: Unit) -> dict[str, Any]:
+        """A turn that became an MTM page; the turn left STM in the same transaction."""
+        return self.about(
+            run_id,
+            "stm_to_mtm",
+            page,
+            fromTier="stm",
+            toTier="mtm",
+            derivedFrom=[turn.ref],
+            sourcePresent=False,
+        )
+
     def removal(self, run_id: str, boundary: str, unit: Unit, reason: str) -> dict[str, Any]:
         """An intentional removal (evict, expire, forget): accounted for, not at risk."""
         return self.about(

@@ -37,14 +37,17 @@ class Sealed(NamedTuple):
     head: ChainHead
 
 
-def stamp(draft: Mapping[str, Any], chain_id: str, at: datetime | str) -> Receipt:
-    """Add the fields every receipt carries; drop fields set to None (absent, never null).
-    `at` may come preformatted (format_utc) when a batch shares one instant."""
+def stamp(draft: Mapping[str, Any], head: ChainHead, at: datetime | str) -> Receipt:
+    """Add the fields every receipt carries, and its place after `head` (chainId, seq, prev); drop
+    fields set to None (absent, never null). `at` may come preformatted (format_utc) when a batch
+    shares one instant. The draft is not modified."""
     receipt = {k: v for k, v in draft.items() if v is not None}
     receipt.setdefault("receiptId", uuid7())
     receipt["schema"] = SCHEMA
     receipt["atUtc"] = at if isinstance(at, str) else format_utc(at)
-    receipt["chainId"] = chain_id
+    receipt["chainId"] = head.chain_id
+    receipt["seq"] = head.seq + 1
+    receipt["prev"] = head.link
     return receipt
 
 
@@ -57,12 +60,10 @@ def validate(receipt: Mapping[str, Any]) -> None:
 
 
 def chain(receipt: Receipt, head: ChainHead) -> tuple[ChainHead, bytes]:
-    """Link the receipt after `head` (in place: seq and prev); returns the new head and the
-    canonical bytes, which both the next link and the MAC cover."""
-    receipt["seq"] = head.seq + 1
-    receipt["prev"] = head.link
+    """The head after this stamped receipt, and its canonical bytes, which both the next link and
+    the MAC cover."""
     canonical = canonical_bytes(receipt)
-    return ChainHead(head.chain_id, head.seq + 1, hashlib.sha256(canonical).hexdigest()), canonical
+    return ChainHead(head.chain_id, receipt["seq"], hashlib.sha256(canonical).hexdigest()), canonical
 
 
 def sign(receipt: Receipt, key: bytes | None, canonical: bytes) -> None:
@@ -77,12 +78,9 @@ def render(receipt: Mapping[str, Any]) -> bytes:
 
 
 def seal(draft: Mapping[str, Any], head: ChainHead, key: bytes | None, at: datetime | str) -> Sealed:
-    """Run the whole pipeline for one receipt appended after `head`. The draft is not modified:
-    stamp copies it, and the later steps work on that copy."""
-    receipt = stamp(draft, head.chain_id, at)
-    # seq and prev take part in validation, so they are set first; a bad draft still fails before
-    # anything is hashed.
-    receipt["seq"], receipt["prev"] = head.seq + 1, head.link
+    """Run the whole pipeline for one receipt appended after `head`; a bad draft fails before
+    anything is hashed."""
+    receipt = stamp(draft, head, at)
     validate(receipt)
     new_head, canonical = chain(receipt, head)
     sign(receipt, key, canonical)

@@ -86,6 +86,13 @@ def _statements(script: str) -> Iterator[str]:
         raise StoreError("a migration ends in an incomplete statement")
 
 
+def _in_chunks(ids: Sequence[str], size: int = 500) -> Iterator[tuple[Sequence[str], str]]:
+    """Ids in chunks well under SQLite's bound-parameter limit, each with its "?, ?, ..." list."""
+    for start in range(0, len(ids), size):
+        chunk = ids[start : start + size]
+        yield chunk, ", ".join("?" * len(chunk))
+
+
 def _segment(row: Sequence[Any]) -> Segment:
     sid, user, assistant, keywords, summary, visits, interactions, last_visit, created, version, sv, sd = row
     return Segment(
@@ -294,13 +301,12 @@ class SQLiteTransaction(Transaction):
 
     def release_stm(self, user: str, assistant: str, memory_ids: Sequence[str]) -> set[str]:
         released: set[str] = set()
-        for start in range(0, len(memory_ids), 500):  # well under SQLite's bound-parameter limit
-            chunk = memory_ids[start : start + 500]
+        for chunk, marks in _in_chunks(memory_ids):
             released.update(
                 r[0]
                 for r in self._conn.execute(
                     "DELETE FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?"
-                    f" AND memory_id IN ({', '.join('?' * len(chunk))}) RETURNING memory_id",
+                    f" AND memory_id IN ({marks}) RETURNING memory_id",
                     (user, assistant, *chunk),
                 )
             )
@@ -430,11 +436,10 @@ class SQLiteTransaction(Transaction):
 
     def notes_of(self, memory_ids: Sequence[str]) -> dict[str, PageNote]:
         found: dict[str, PageNote] = {}
-        for start in range(0, len(memory_ids), 500):
-            chunk = memory_ids[start : start + 500]
+        for chunk, marks in _in_chunks(memory_ids):
             for r in self._conn.execute(
                 "SELECT memory_id, segment_id, summary, follows, degraded FROM page_notes"
-                f" WHERE memory_id IN ({', '.join('?' * len(chunk))})",
+                f" WHERE memory_id IN ({marks})",
                 chunk,
             ):
                 found[r[0]] = PageNote(r[0], r[1], r[2], r[3], bool(r[4]))

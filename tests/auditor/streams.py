@@ -61,8 +61,15 @@ class Stream:
         )
         return run, turn
 
-    def promote(self, turns: Sequence[str], scope: tuple[str, str] = ALICE) -> tuple[str, list[str]]:
-        """One-phase STM -> MTM: returns (run, pages)."""
+    def promote(
+        self,
+        turns: Sequence[str],
+        scope: tuple[str, str] = ALICE,
+        *,
+        status: str = "committed",
+        source_present: bool = False,
+    ) -> tuple[str, list[str]]:
+        """STM -> MTM, one-phase by default (or a `started` / `failed` step): returns (run, pages)."""
         run, pages = uuid7(), []
         for turn in turns:
             page = uuid7()
@@ -76,7 +83,8 @@ class Stream:
                 memoryId=page,
                 version=1,
                 derivedFrom=[f"{turn}@1"],
-                sourcePresent=False,
+                status=status,
+                sourcePresent=source_present,
             )
         return run, pages
 

@@ -53,17 +53,8 @@ def build(ops: Sequence[str]) -> Stream:
             s.generate(recall, None if op == "undeclared" else [f"{page}@1"], scope)
         else:  # a promotion that fails after releasing its source, or hangs after starting
             _, turn = s.store()
-            s.emit(
-                runId=uuid7(),
-                boundary="stm_to_mtm",
-                fromTier="stm",
-                toTier="mtm",
-                memoryId=uuid7(),
-                version=1,
-                derivedFrom=[f"{turn}@1"],
-                status="failed" if op == "failed_release" else "started",
-                sourcePresent=op != "failed_release",
-            )
+            failed = op == "failed_release"
+            s.promote([turn], status="failed" if failed else "started", source_present=not failed)
     return s
 
 

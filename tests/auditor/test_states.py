@@ -48,18 +48,7 @@ class TestEachState:
     def test_a_started_promotion_without_end_past_grace_is_promotion_missing(self, tmp_path: Path) -> None:
         s = Stream()
         _, turn = s.store()
-        run = uuid7()
-        s.emit(
-            runId=run,
-            boundary="stm_to_mtm",
-            fromTier="stm",
-            toTier="mtm",
-            memoryId=uuid7(),
-            version=1,
-            derivedFrom=[f"{turn}@1"],
-            status="started",
-            sourcePresent=True,
-        )
+        run, _ = s.promote([turn], status="started", source_present=True)
         assert audit(s.write(tmp_path / "r.jsonl"), now=later(s)).verdict_of(run) == "promotion_missing"
         within = audit(tmp_path / "r.jsonl", now=s.clock + timedelta(minutes=1))
         assert within.verdict_of(run) == "waiting"
@@ -67,18 +56,7 @@ class TestEachState:
     def test_a_released_source_without_committed_destination_is_at_risk(self, tmp_path: Path) -> None:
         s = Stream()
         _, turn = s.store()
-        run = uuid7()
-        s.emit(
-            runId=run,
-            boundary="stm_to_mtm",
-            fromTier="stm",
-            toTier="mtm",
-            memoryId=uuid7(),
-            version=1,
-            derivedFrom=[f"{turn}@1"],
-            status="failed",
-            sourcePresent=False,
-        )
+        run, _ = s.promote([turn], status="failed", source_present=False)
         assert audit(s.write(tmp_path / "r.jsonl"), now=later(s)).verdict_of(run) == "source_at_risk"
 
     def test_retrieving_a_superseded_version_is_stale(self, tmp_path: Path) -> None:

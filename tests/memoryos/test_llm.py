@@ -22,8 +22,8 @@ from memoryos.llm import (
     LLMSettings,
     LLMSummarizer,
     ModelClient,
-    extractor_from_env,
     looks_like_noise,
+    models_from_env,
 )
 from memoryos.logs import LOGGER_NAME
 from memoryos.policies.distill import Distilled, ExtractiveSummarizer, PageView
@@ -81,7 +81,7 @@ def failure(client: ModelClient) -> ModelError:
 class TestSettings:
     def test_no_url_means_no_model(self) -> None:
         assert LLMSettings.from_env({}) is None
-        assert extractor_from_env({ENV_LLM_MODEL: "m"}) is None
+        assert models_from_env({ENV_LLM_MODEL: "m"}) is None
 
     def test_reads_every_variable(self) -> None:
         env = {ENV_LLM_URL: "http://h:1/v1", ENV_LLM_MODEL: "m", ENV_LLM_API_KEY: KEY, ENV_LLM_TIMEOUT: "2.5"}
@@ -111,8 +111,8 @@ class TestSettings:
         assert KEY not in repr(ModelClient(settings))
 
     def test_an_extractor_from_the_environment_is_off_the_request_path(self) -> None:
-        extractor = extractor_from_env({ENV_LLM_URL: "http://h/v1", ENV_LLM_MODEL: "m"})
-        assert extractor is not None and extractor.inline is False
+        models = models_from_env({ENV_LLM_URL: "http://h/v1", ENV_LLM_MODEL: "m"})
+        assert models is not None and models.extractor.inline is False
 
 
 # -- the client, per server mode -----------------------------------------------------------------------
