@@ -64,8 +64,8 @@ def head_path(store_path: str | os.PathLike[str]) -> Path:
     return path.with_name(path.name + HEAD_SUFFIX)
 
 
-def _is_hex64(value: object) -> bool:
-    return isinstance(value, str) and _HEX64.fullmatch(value) is not None
+def _is_hex64(value: str) -> bool:
+    return _HEX64.fullmatch(value) is not None
 
 
 def _body(head: Head) -> dict[str, object]:
@@ -96,7 +96,7 @@ def parse_head(raw: bytes, key: bytes | None) -> Head:
     chain_id, seq, link, mac = obj.get("chainId"), obj.get("seq"), obj.get("link"), obj.get("mac")
     if not isinstance(chain_id, str) or type(seq) is not int or seq < 0:
         raise HeadError("the head record needs a string chainId and a non-negative integer seq")
-    if not (_is_hex64(link) and _is_hex64(mac)):
+    if not (isinstance(link, str) and isinstance(mac, str) and _is_hex64(link) and _is_hex64(mac)):
         raise HeadError("the head record's link and mac must be 64 lowercase hex digits")
     head = Head(chain_id, seq, link)
     if key is not None and not hmac.compare_digest(mac, _mac(key, _body(head))):
