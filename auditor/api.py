@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from auditor.chains import Unordered
-from auditor.engine import Engine
+from auditor.engine import FILE_RUN, Engine
 from auditor.judge import Times
 from auditor.report import Report, build_report
 from auditor.sources import AuditInputError, read_source
-from receipts import format_utc
+from auditor.stores import check_head, choose_key, stores_in
 
 __all__ = ["DEFAULT_GRACE", "AuditInputError", "audit", "parse_duration"]
 
@@ -28,12 +28,29 @@ def parse_duration(text: str) -> timedelta:
     parts = _DURATION.findall(text.strip())
     if not parts or "".join(n + u for n, u in parts) != text.strip():
         raise ValueError(f"not a duration: {text!r} (use e.g. 30s, 5m, 2h, 7d)")
-    return timedelta(seconds=sum(int(n) * _UNITS[u] for n, u in parts))
+    try:
+        return timedelta(seconds=sum(int(n) * _UNITS[u] for n, u in parts))
+    except OverflowError:
+        raise ValueError(f"duration too long: {text!r} (at most {timedelta.max.days}d)") from None
+
+
+def _stamp(moment: datetime) -> str:
+    """format_utc's text with the year always in four digits (strftime drops the zeros of year 1),
+    so that the audit's cuts compare as strings with receipt times for every year."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _before(now: datetime, span: timedelta) -> str:
+    """`now - span`; a span reaching before year 1 cuts at the earliest time, before any receipt."""
+    try:
+        return _stamp(now - span)
+    except OverflowError:
+        return _stamp(datetime.min.replace(tzinfo=UTC))
 
 
 def _times(now: datetime, max_age: timedelta | None, grace: timedelta) -> Times:
-    expiry = None if max_age is None else format_utc(now - max_age)
-    return Times(format_utc(now), format_utc(now - grace), expiry)
+    expiry = None if max_age is None else _before(now, max_age)
+    return Times(_stamp(now), _before(now, grace), expiry)
 
 
 def _run_pass(
@@ -70,6 +87,9 @@ def audit(
 
     A store is recognised by its SQLite header wherever it is listed; `stores` insists on it.
     Raises AuditInputError only when a source cannot be read at all; bad data becomes findings.
+    Without `key`, a store's own key file (`<store>.receipt-key`) verifies the MACs when it can be
+    read; `report.macs` says whether MACs were verified. Each store's head mark is compared with
+    its outbox (auditor.stores).
     """
     if isinstance(sources, str | os.PathLike):
         sources = [sources]
@@ -77,9 +97,22 @@ def audit(
     moment = datetime.now(UTC) if now is None else now
     if moment.tzinfo is None:
         raise ValueError("now must be timezone-aware")
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"now is out of range in UTC: {moment.isoformat()}") from None
     times = _times(moment, max_age, DEFAULT_GRACE if grace is None else grace)
+    stores_listed = stores_in(listed)
+    key, macs = choose_key(key, stores_listed)
     try:
         engine, mode = _run_pass(listed, times, key, ordered=True), "streaming"
     except Unordered:  # the input is not in a store's export order: decide nothing before the end
         engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
-    return build_report(engine.finish(), times.now, mode)
+    outcome = engine.finish()
+    notes: list[str] = []
+    for store in stores_listed:
+        checked = check_head(store, key)
+        if checked.findings:
+            outcome.findings.setdefault(FILE_RUN, []).extend(checked.findings)
+        notes.extend(checked.notes)
+    return build_report(outcome, times.now, mode, macs=macs, notes=tuple(notes))

@@ -86,7 +86,11 @@ def _audit_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--now", type=_time, help="the audit's clock (RFC 3339; default: current UTC time)")
     command.add_argument("--max-age", type=_duration, help="evidence older than this is uncertain (e.g. 7d)")
     command.add_argument("--grace", type=_duration, help="grace period of a started promotion (default 5m)")
-    command.add_argument("--key-file", type=Path, help="the store's receipt key file: verify MACs too")
+    command.add_argument(
+        "--key-file",
+        type=Path,
+        help="the receipt key that verifies the MACs (default: a store's own <STORE>.receipt-key)",
+    )
 
 
 def _report_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -197,7 +201,11 @@ def _report(args: argparse.Namespace) -> int:
     report = _audit(args)
     sources = [(p, False) for p in args.paths] + [(p, True) for p in args.db]
     write_html(args.html, render_html(report, sources, runs=args.runs, max_runs=args.max_runs))
-    return exit_code(report.verdict)
+    code = exit_code(report.verdict)
+    sys.stdout.write(
+        f"wrote {args.html}: verdict {report.verdict} (exit {code}); MACs {report.macs.describe()}\n"
+    )
+    return code
 
 
 _COMMANDS = {"check": _check, "explain": _explain, "report": _report}

@@ -259,12 +259,14 @@ def _summary(report: Report) -> str:
         ("window", window),
         ("source versions", ", ".join(report.source_versions) or "-"),
         ("pass", report.mode),
+        ("MACs", report.macs.describe()),
+        *(("note", note) for note in report.notes),
     )
     rows = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in facts)
     state = escape(report.verdict)
     return (
         f'<div id="verdict" class="s-{state}" data-verdict="{state}">verdict: {state}</div>'
-        f'<dl id="summary">{rows}</dl>'
+        f'<dl id="summary" data-macs-verified="{str(report.macs.verified).lower()}">{rows}</dl>'
     )
 
 

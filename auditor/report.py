@@ -12,9 +12,29 @@ import orjson
 from auditor.engine import FILE_RUN, Outcome
 from auditor.states import HEALTHY, STATES, Finding, rank, verdict, worst
 
-__all__ = ["REPORT_SCHEMA", "Report", "RunResult", "build_report"]
+__all__ = ["NO_KEY", "REPORT_SCHEMA", "Macs", "Report", "RunResult", "build_report"]
 
 REPORT_SCHEMA = "memoryos.audit/1"
+
+
+@dataclass(frozen=True)
+class Macs:
+    """Whether the audit verified the receipts' MACs, with which key, or why not."""
+
+    verified: bool
+    key_source: str | None = None  # "given" (by the caller, e.g. --key-file) or the key file beside a store
+    reason: str | None = None  # why the MACs were not verified
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verified": self.verified, "keySource": self.key_source, "reason": self.reason}
+
+    def describe(self) -> str:
+        if self.verified:
+            return f"verified (key: {self.key_source})"
+        return f"NOT verified: {self.reason}"
+
+
+NO_KEY = Macs(False, None, "no key given (pass --key-file, or audit the store itself with --db)")
 
 
 @dataclass(frozen=True)
@@ -46,6 +66,8 @@ class Report:
     source_versions: tuple[str, ...]
     now: str
     mode: str  # "streaming" or "exact": which pass produced it (the verdicts are the same)
+    macs: Macs = NO_KEY
+    notes: tuple[str, ...] = ()  # what the audit could not check, and what it checked beyond receipts
     _by_id: Mapping[str, RunResult] = field(default_factory=dict, repr=False, compare=False)
 
     def run(self, run_id: str) -> RunResult | None:
@@ -69,6 +91,8 @@ class Report:
             "sourceVersions": list(self.source_versions),
             "mode": self.mode,
             "runs": [run.to_dict() for run in self.runs],
+            "macs": self.macs.to_dict(),
+            "notes": list(self.notes),
         }
 
     def to_json(self) -> bytes:
@@ -79,6 +103,8 @@ class Report:
         window = "-" if self.window is None else f"{self.window[0]} .. {self.window[1]}"
         lines.append(f"receipts: {self.receipts} ({self.duplicates} duplicates ignored)   window: {window}")
         lines.append("source versions: " + (", ".join(self.source_versions) or "-"))
+        lines.append(f"MACs: {self.macs.describe()}")
+        lines.extend(f"note: {note}" for note in self.notes)
         lines.append("")
         lines.append(f"{'state':<22} {'runs':>8}")
         lines.extend(f"{state:<22} {self.counts.get(state, 0):>8}" for state in STATES)
@@ -92,7 +118,9 @@ class Report:
         return "\n".join(lines) + "\n"
 
 
-def build_report(outcome: Outcome, now: str, mode: str) -> Report:
+def build_report(
+    outcome: Outcome, now: str, mode: str, *, macs: Macs = NO_KEY, notes: tuple[str, ...] = ()
+) -> Report:
     results = []
     for run_id, found in outcome.findings.items():
         ordered = tuple(sorted(found, key=lambda f: (rank(f.state), f.rule, f.reason)))
@@ -116,5 +144,7 @@ def build_report(outcome: Outcome, now: str, mode: str) -> Report:
         source_versions=outcome.source_versions,
         now=now,
         mode=mode,
+        macs=macs,
+        notes=notes,
         _by_id=by_id,
     )

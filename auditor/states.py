@@ -56,6 +56,9 @@ RULES: Mapping[str, Rule] = {
     "evidence.expired": Rule("uncertain", "evidence older than the maximum age"),
     "evidence.no_window": Rule("uncertain", "a store into STM that declares no waitUntilUtc"),
     "evidence.none": Rule("uncertain", "no receipts at all: nothing is proven"),
+    "evidence.truncated": Rule("uncertain", "receipts the store's head mark vouches for are missing"),
+    "evidence.head_mismatch": Rule("uncertain", "the receipt at the head mark's seq is another one"),
+    "evidence.head_invalid": Rule("uncertain", "the store's head mark is damaged or its MAC is wrong"),
     "waiting.window": Rule("waiting", "a unit inside its declared wait window"),
     "waiting.grace": Rule("waiting", "a started promotion still inside its grace period"),
 }

@@ -84,8 +84,11 @@ def test_the_report_json_schema_is_stable(tmp_path: Path) -> None:
         "sourceVersions",
         "mode",
         "runs",
+        "macs",
+        "notes",
     ]
     assert data["schema"] == REPORT_SCHEMA
+    assert list(data["macs"]) == ["verified", "keySource", "reason"]
     (run,) = data["runs"]
     assert list(run) == ["runId", "verdict", "findings"]
     assert list(run["findings"][0]) == ["rule", "state", "receiptIds", "reason"]

@@ -1,0 +1,170 @@
+"""What an audit learns from a store beyond its receipts: the key beside it and its head mark.
+
+- **The key.** A store keeps its receipt key beside it (`<store>.receipt-key`). Auditing a store
+  uses that key when the caller gives none and the file can be read, so a relinked forgery cannot
+  pass on a chain that merely links; the report always says whether MACs were verified and, when
+  not, why (`auditor.report.Macs`). One key verifies one audit: when the stores listed have
+  different keys (or one has none), no key is guessed and the report says so.
+- **The head mark** (`receipts.head`, `<store>.receipt-head`): the store's keyed record of the seq
+  and link its chain had reached after its latest commit. Deleting the newest receipts leaves a
+  chain that is intact as far as it goes; only the mark tells that it used to go further. Fewer
+  receipts than the mark, or another receipt at its seq, is a finding (`uncertain`: receipts known
+  to be missing are evidence that cannot be interpreted safely, like a seq gap); a mark that is
+  damaged or does not verify under the key is a finding too. A store without a mark (made before
+  marks existed) is noted in the report, not an error.
+
+The mark is read before the outbox, so a commit that lands during the audit can only put the outbox
+ahead of the mark (which is fine: the mark is a lower bound), never behind it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from auditor.report import NO_KEY, Macs
+from auditor.sources import is_store
+from auditor.states import Finding, finding
+from receipts import link_hash, read_key_file
+from receipts.head import Head, HeadError, head_path, read_head
+from receipts.outbox import open_outbox
+
+__all__ = ["KEY_SUFFIX", "HeadCheck", "check_head", "choose_key", "compare_head", "key_path", "stores_in"]
+
+KEY_SUFFIX = ".receipt-key"
+GIVEN = "given"
+
+Source = tuple[str | os.PathLike[str], bool]  # (path, insist that it is a store)
+
+
+def key_path(store: str | os.PathLike[str]) -> Path:
+    """Where a store keeps its receipt key: beside it, as memoryos.open() creates it."""
+    path = Path(store)
+    return path.with_name(path.name + KEY_SUFFIX)
+
+
+def stores_in(sources: Iterable[Source]) -> list[Path]:
+    """The sources that are stores: every --db, and listed files that carry a SQLite header.
+    A source that cannot be read is left to the reader, which reports it."""
+    found: list[Path] = []
+    for path, insist in sources:
+        source = Path(path)
+        if insist or (source.is_file() and _readable_store(source)):
+            found.append(source)
+    return list(dict.fromkeys(found))
+
+
+def _readable_store(path: Path) -> bool:
+    try:
+        return is_store(path)
+    except OSError:
+        return False
+
+
+def _store_key(store: Path) -> bytes | str:
+    """The key beside `store`, or why it cannot be used."""
+    path = key_path(store)
+    if not path.exists():
+        return f"no key file beside {store} ({path.name}): pass --key-file"
+    try:
+        return read_key_file(path)
+    except OSError as exc:
+        return f"cannot read {path}: {exc.strerror or exc}"
+    except ValueError as exc:
+        return f"{exc}: the key beside the store is unusable"
+
+
+def choose_key(given: bytes | None, stores: Sequence[Path]) -> tuple[bytes | None, Macs]:
+    """The key that verifies this audit's MACs, and what the report says about it."""
+    if given is not None:
+        return given, Macs(True, GIVEN)
+    if not stores:
+        return None, NO_KEY
+    keys = [(store, _store_key(store)) for store in stores]
+    for _, key in keys:
+        if isinstance(key, str):
+            return None, Macs(False, None, key)
+    distinct = {key for _, key in keys}
+    if len(distinct) > 1:
+        return None, Macs(False, None, "the stores have different keys: audit them one at a time")
+    (key,) = distinct
+    assert isinstance(key, bytes)
+    return key, Macs(True, ", ".join(str(key_path(store)) for store in stores))
+
+
+# ---- the head mark ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HeadCheck:
+    findings: tuple[Finding, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def _seqs(first: int, last: int) -> str:
+    return f"seq {first}" if first == last else f"seqs {first}..{last} ({last - first + 1} receipts)"
+
+
+def compare_head(
+    store: str, head: Head, last_seq: int, at_mark: dict[str, object] | None
+) -> tuple[Finding, ...]:
+    """The mark against the outbox: `last_seq` is its highest seq (0 when empty), `at_mark` the
+    receipt at the mark's seq (None when that row is missing or cannot be read). Pure."""
+    if head.seq == 0:
+        return ()
+    if last_seq < head.seq:
+        missing = _seqs(last_seq + 1, head.seq)
+        reason = (
+            f"{store}: {missing} missing: the store's head mark records seq {head.seq}, "
+            f"the outbox ends at seq {last_seq}"
+        )
+        return (finding("evidence.truncated", (), reason),)
+    if at_mark is None:
+        reason = f"{store}: the receipt at seq {head.seq}, which the head mark records, is missing or bad"
+        return (finding("evidence.truncated", (), reason),)
+    rid = at_mark.get("receiptId")
+    ids = (rid,) if isinstance(rid, str) else ()
+    if at_mark.get("chainId") != head.chain_id:
+        reason = f"{store}: the head mark is of chain {head.chain_id}, the receipt at seq {head.seq} is not"
+        return (finding("evidence.head_mismatch", ids, reason),)
+    if link_hash(at_mark) != head.link:
+        reason = (
+            f"{store}: the receipt at seq {head.seq} is not the one the head mark records "
+            "(the chain was rewritten from there on)"
+        )
+        return (finding("evidence.head_mismatch", ids, reason),)
+    return ()
+
+
+def _read_mark(store: Path, key: bytes | None) -> Head | HeadCheck | None:
+    try:
+        return read_head(store, key)
+    except HeadError as exc:
+        return HeadCheck((finding("evidence.head_invalid", (), f"{head_path(store)}: {exc}"),))
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        return HeadCheck(notes=(f"{store}: cannot read its head mark {head_path(store)}: {why}",))
+
+
+def check_head(store: Path, key: bytes | None) -> HeadCheck:
+    """Compare the store's head mark with its outbox. Raises OSError only when the store cannot
+    be read at all (the audit has reported that already)."""
+    mark = _read_mark(store, key)  # before the outbox: see the module's notes
+    if isinstance(mark, HeadCheck):
+        return mark
+    if mark is None:
+        return HeadCheck(
+            notes=(
+                f"{store}: no head mark ({head_path(store).name}): a store made before marks existed; "
+                "deleted newest receipts cannot be detected",
+            )
+        )
+    with open_outbox(store) as outbox:
+        last = outbox.last()
+        line = outbox.at(mark.seq) if mark.seq > 0 else None
+    last_seq = 0 if last is None else last.number
+    found = compare_head(str(store), mark, last_seq, None if line is None else line.receipt)
+    if found:
+        return HeadCheck(found)
+    trust = "" if key is not None else " (its MAC not verified: no key)"
+    return HeadCheck(notes=(f"{store}: the head mark (seq {mark.seq}) matches the outbox{trust}",))
