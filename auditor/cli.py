@@ -21,7 +21,8 @@ from auditor.metrics import export_runs
 from auditor.report import Report
 from auditor.sources import AuditInputError
 from auditor.states import HEALTHY, STATES, rank
-from receipts import parse_utc, read_key_file
+from auditor.stores import read_private_key
+from receipts import parse_utc
 
 __all__ = [
     "EXIT_HEALTHY",
@@ -168,7 +169,7 @@ def exit_code(verdict: str, fail_on: str = "waiting") -> int:
 def _audit(args: argparse.Namespace) -> Report:
     if not args.paths and not args.db:
         raise AuditInputError("nothing to audit: give receipt files and/or --db STORE")
-    key = read_key_file(args.key_file) if args.key_file is not None else None
+    key = read_private_key(args.key_file) if args.key_file is not None else None
     report = audit(args.paths, now=args.now, max_age=args.max_age, grace=args.grace, key=key, stores=args.db)
     export_runs(report, os.environ)
     return report

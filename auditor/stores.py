@@ -20,6 +20,7 @@ ahead of the mark (which is fine: the mark is a lower bound), never behind it.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,10 +32,20 @@ from receipts import link_hash, read_key_file
 from receipts.head import Head, HeadError, head_path, read_head
 from receipts.outbox import open_outbox
 
-__all__ = ["KEY_SUFFIX", "HeadCheck", "check_head", "choose_key", "compare_head", "key_path", "stores_in"]
+__all__ = [
+    "KEY_SUFFIX",
+    "HeadCheck",
+    "check_head",
+    "choose_key",
+    "compare_head",
+    "key_path",
+    "read_private_key",
+    "stores_in",
+]
 
 KEY_SUFFIX = ".receipt-key"
 GIVEN = "given"
+_MARK_TRIES, _MARK_PAUSE_S = 3, 0.02
 
 Source = tuple[str | os.PathLike[str], bool]  # (path, insist that it is a store)
 
@@ -63,17 +74,26 @@ def _readable_store(path: Path) -> bool:
         return False
 
 
+def read_private_key(path: str | os.PathLike[str]) -> bytes:
+    """The key in `path`, refused (ValueError) when others may read or write the file, as ssh
+    refuses such a private key: a key others can read may have signed a forgery."""
+    mode = os.stat(path).st_mode & 0o777
+    if mode & 0o077:
+        raise ValueError(f"{path} is open to others (mode {mode:o}), so it is not trusted: chmod 600 it")
+    return read_key_file(Path(path))
+
+
 def _store_key(store: Path) -> bytes | str:
     """The key beside `store`, or why it cannot be used."""
     path = key_path(store)
     if not path.exists():
         return f"no key file beside {store} ({path.name}): pass --key-file"
     try:
-        return read_key_file(path)
+        return read_private_key(path)
     except OSError as exc:
         return f"cannot read {path}: {exc.strerror or exc}"
     except ValueError as exc:
-        return f"{exc}: the key beside the store is unusable"
+        return str(exc)
 
 
 def choose_key(given: bytes | None, stores: Sequence[Path]) -> tuple[bytes | None, Macs]:
@@ -138,6 +158,11 @@ def compare_head(
 
 def _read_mark(store: Path, key: bytes | None) -> Head | HeadCheck | None:
     try:
+        for _ in range(_MARK_TRIES - 1):
+            try:
+                return read_head(store, key)
+            except HeadError:
+                time.sleep(_MARK_PAUSE_S)  # a rewrite in flight reads torn: look again before judging
         return read_head(store, key)
     except HeadError as exc:
         return HeadCheck((finding("evidence.head_invalid", (), f"{head_path(store)}: {exc}"),))

@@ -166,6 +166,8 @@ class TestSources:
         path = s.write(tmp_path / "r.jsonl")
         (tmp_path / "good.key").write_text(key.hex() + "\n")
         (tmp_path / "bad.key").write_text((b"x" * 32).hex() + "\n")
+        for name in ("good.key", "bad.key"):
+            (tmp_path / name).chmod(0o600)  # a key others can read is refused
         assert main(["check", str(path), *now_arg(s), "--key-file", str(tmp_path / "good.key")]) == 0
         assert main(["check", str(path), *now_arg(s), "--key-file", str(tmp_path / "bad.key")]) == 3
 

@@ -233,6 +233,16 @@ class TestMacsByDefault:
         assert "no key file beside" in report["macs"]["reason"]
         assert "evidence.mac" not in rules_of(report)
 
+    def test_a_key_file_open_to_others_is_refused_as_ssh_refuses_one(self, store: Path) -> None:
+        beside = store.with_name(store.name + ".receipt-key")
+        beside.chmod(0o644)
+        _, report = check_json(store)
+        assert report["macs"]["verified"] is False
+        assert "open to others (mode 644)" in report["macs"]["reason"]
+        done = audit_cli("check", "--db", str(store), "--now", NOW, "--key-file", str(beside))
+        assert done.returncode == 2
+        assert "chmod 600" in done.stderr and "Traceback" not in done.stderr
+
     def test_an_explicit_key_file_wins(self, store: Path, tmp_path: Path) -> None:
         other = tmp_path / "other.key"
         other.write_text("ab" * 32 + "\n")
