@@ -295,7 +295,8 @@ def _tiers(evidence: Evidence) -> str:
     )
     return (
         '<h2>Tier occupancy</h2><p class="note">Units present per tier as evidenced by receipts: stored'
-        " into a tier, minus those moved out, evicted, expired or forgotten (by memoryId).</p>"
+        " into a tier, minus those moved out, evicted, expired or forgotten, counted by memoryId: a record"
+        " corrected into several versions counts once.</p>"
         f'<table id="tiers"><thead><tr><th>tier</th><th>units</th></tr></thead><tbody>{rows}</tbody></table>'
     )
 
