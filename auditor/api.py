@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from auditor.chains import Unordered
-from auditor.engine import FILE_RUN, Engine
+from auditor.engine import Engine
 from auditor.judge import Times
 from auditor.report import Report, build_report
 from auditor.sources import AuditInputError, read_source
-from auditor.stores import check_head, choose_key, stores_in
+from auditor.stores import check_heads, choose_key, stores_in
 
 __all__ = ["DEFAULT_GRACE", "AuditInputError", "audit", "parse_duration"]
 
@@ -109,10 +109,5 @@ def audit(
     except Unordered:  # the input is not in a store's export order: decide nothing before the end
         engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
     outcome = engine.finish()
-    notes: list[str] = []
-    for store in stores_listed:
-        checked = check_head(store, key)
-        if checked.findings:
-            outcome.findings.setdefault(FILE_RUN, []).extend(checked.findings)
-        notes.extend(checked.notes)
-    return build_report(outcome, times.now, mode, macs=macs, notes=tuple(notes))
+    notes = check_heads(outcome, stores_listed, key)
+    return build_report(outcome, times.now, mode, macs=macs, notes=notes)

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from auditor.engine import FILE_RUN, Outcome
 from auditor.report import NO_KEY, Macs
 from auditor.sources import is_store
 from auditor.states import Finding, finding
@@ -36,6 +37,7 @@ __all__ = [
     "KEY_SUFFIX",
     "HeadCheck",
     "check_head",
+    "check_heads",
     "choose_key",
     "compare_head",
     "key_path",
@@ -193,3 +195,14 @@ def check_head(store: Path, key: bytes | None) -> HeadCheck:
         return HeadCheck(found)
     trust = "" if key is not None else " (its MAC not verified: no key)"
     return HeadCheck(notes=(f"{store}: the head mark (seq {mark.seq}) matches the outbox{trust}",))
+
+
+def check_heads(outcome: Outcome, stores: Iterable[Path], key: bytes | None) -> tuple[str, ...]:
+    """Check every store's head mark: findings join the outcome (pseudo-run `-`), notes are returned."""
+    notes: list[str] = []
+    for store in stores:
+        checked = check_head(store, key)
+        if checked.findings:
+            outcome.findings.setdefault(FILE_RUN, []).extend(checked.findings)
+        notes.extend(checked.notes)
+    return tuple(notes)
