@@ -174,8 +174,8 @@ def _read_mark(store: Path, key: bytes | None) -> Head | HeadCheck | None:
 
 
 def check_head(store: Path, key: bytes | None) -> HeadCheck:
-    """Compare the store's head mark with its outbox. Raises OSError only when the store cannot
-    be read at all (the audit has reported that already)."""
+    """Compare the store's head mark with its outbox; never raises (an unreadable outbox is the
+    pass's finding, or its error, already)."""
     mark = _read_mark(store, key)  # before the outbox: see the module's notes
     if isinstance(mark, HeadCheck):
         return mark
@@ -186,9 +186,12 @@ def check_head(store: Path, key: bytes | None) -> HeadCheck:
                 "deleted newest receipts cannot be detected",
             )
         )
-    with open_outbox(store) as outbox:
-        last = outbox.last()
-        line = outbox.at(mark.seq) if mark.seq > 0 else None
+    try:
+        with open_outbox(store) as outbox:
+            last = outbox.last()
+            line = outbox.at(mark.seq) if mark.seq > 0 else None
+    except OSError as exc:  # the pass over the receipts has reported this source already
+        return HeadCheck(notes=(f"{store}: its head mark was not compared: {exc}",))
     last_seq = 0 if last is None else last.number
     found = compare_head(str(store), mark, last_seq, None if line is None else line.receipt)
     if found:

@@ -23,7 +23,7 @@ import pytest
 
 import memoryos
 from auditor.states import RULES, rank
-from auditor.stores import compare_head
+from auditor.stores import check_head, compare_head
 from memoryos.testing import FakeClock
 from receipts import compute_mac, format_utc, link_hash, read_key_file, read_outbox
 from receipts.head import Head, HeadFile, head_path
@@ -177,6 +177,16 @@ class TestHeadMark:
         assert report["verdict"] in {"healthy", "waiting"}, report["runs"]
         assert code in {0, 1}
         assert any("no head mark" in note for note in report["notes"])
+
+    def test_a_mark_beside_a_database_without_an_outbox_is_noted_not_raised(self, tmp_path: Path) -> None:
+        other = tmp_path / "other.db"
+        execute(other, "CREATE TABLE t (x)")
+        writer = HeadFile(other, b"k" * 32)
+        writer.write(Head("c", 3, "a" * 64))
+        writer.close()
+        checked = check_head(other, None)
+        assert checked.findings == ()
+        assert "not compared" in checked.notes[0]
 
     def test_the_comparison_is_a_pure_rule(self) -> None:
         head = Head("c", 5, "a" * 64)
