@@ -261,6 +261,15 @@ class TestMacsByDefault:
         assert report["macs"] == {"verified": True, "keySource": "given", "reason": None}
         assert "evidence.mac" in rules_of(report)
 
+    def test_two_stores_with_different_keys_are_not_verified_with_either(
+        self, store: Path, tmp_path: Path
+    ) -> None:
+        other = make_store(tmp_path / "other.db", turns=2)
+        done = audit_cli("check", "--db", str(store), "--db", str(other), "--now", NOW, "--format", "json")
+        macs = json.loads(done.stdout)["macs"]
+        assert macs["verified"] is False
+        assert "different keys" in macs["reason"]
+
     def test_a_receipt_file_alone_is_reported_unverified(self, store: Path, tmp_path: Path) -> None:
         exported = tmp_path / "r.jsonl"
         exported.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in outbox(store)))
