@@ -28,6 +28,7 @@ from memoryos.testing import FakeClock
 from receipts import compute_mac, format_utc, link_hash, read_key_file, read_outbox
 from receipts.head import Head, HeadFile, head_path
 
+ROOT = Path(__file__).resolve().parents[2]  # where `tests` imports from, for child processes
 START = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
 ALICE = memoryos.Scope(user="alice", assistant="coder")
 NOW = format_utc(START + timedelta(hours=2))
@@ -148,6 +149,33 @@ class TestHeadMark:
         assert at_least_uncertain(report)
         (reason,) = rules_of(report)["evidence.truncated"]
         assert f"seqs 1..{head.seq}" in reason
+
+    def test_a_deleted_wal_after_a_crash_is_found(self, store: Path) -> None:
+        """The issue's probe: a host dies with commits still in the -wal, and the -wal is lost."""
+        crash = (
+            "import os, sys, memoryos\n"
+            "from tests.auditor.test_edges import ALICE, mark_head\n"
+            "from pathlib import Path\n"
+            "db = Path(sys.argv[1])\n"
+            "mem = memoryos.open(db)\n"
+            "for i in range(5):\n"
+            "    mem.remember(ALICE, f'a turn the crash will take {i}', role='user')\n"
+            "mark_head(db)\n"
+            "os._exit(0)\n"  # no close(): the commits stay in the -wal
+        )
+        before = len(outbox(store))
+        done = subprocess.run(
+            [sys.executable, "-c", crash, str(store)], check=False, capture_output=True, text=True, cwd=ROOT
+        )
+        assert done.returncode == 0, done.stderr
+        assert Path(f"{store}-wal").stat().st_size > 0
+        for suffix in ("-wal", "-shm"):
+            Path(f"{store}{suffix}").unlink()
+        assert len(outbox(store)) == before  # the chain that is left is intact: only the mark knows
+        _, report = check_json(store)
+        assert at_least_uncertain(report)
+        (reason,) = rules_of(report)["evidence.truncated"]
+        assert f"the outbox ends at seq {before}" in reason
 
     def test_a_receipt_rewritten_at_the_marks_seq_is_found_even_with_a_valid_mac(self, store: Path) -> None:
         head = mark_head(store)
