@@ -41,6 +41,22 @@ class StoreVersionError(StoreError):
     """The file was written by a newer memoryos, or is not a memoryos store at all."""
 
 
+class StorePathError(StoreError):
+    """The path cannot hold a store: a directory, a missing parent directory, a name the OS refuses."""
+
+
+class DiskFull(StoreError):
+    """The disk (or the quota) holding the store, its WAL, shared memory or an export is full."""
+
+
+class ReadOnlyStore(StoreError):
+    """The store, its folder or its file system is read-only, so nothing can be written."""
+
+
+class MigrationError(StoreError):
+    """A schema migration failed; it was rolled back and the store is as it was before open()."""
+
+
 class InjectedFault(StoreError):
     """A failpoint armed with `raise` fired (tests and chaos runs only)."""
 

@@ -26,6 +26,7 @@ from memoryos.model import (
     Context,
     Excluded,
     Finding,
+    Forgotten,
     Hit,
     Maintenance,
     Recall,
@@ -85,6 +86,8 @@ def open(
     back, degraded, when it fails), else to the deterministic extractive ones."""
     if not isinstance(path, str | os.PathLike) or not str(path).strip():
         raise InvalidInput("path must be the file name of the store, e.g. 'agent-memory.db'")
+    if "\x00" in os.fsdecode(path):
+        raise InvalidInput("path contains a NUL character: pass a plain file name, e.g. 'agent-memory.db'")
     resolved = from_environment() if config is None else config
     if overrides:
         resolved = resolved.with_overrides(**overrides)
@@ -180,6 +183,7 @@ class Memory:
         self.lifecycle = Lifecycle(
             self.store, config, self.drafts, self.promoter, self._key_hash, notes=notes or ExtractiveNotes()
         )
+        self.lifecycle.note_lost_receipts()  # before anything writes a receipt and moves the mark
         self.recovered = self.lifecycle.recover(self._now())
         if self.telemetry.enabled:
             self.telemetry.watch(self._gauges)
@@ -300,7 +304,10 @@ class Memory:
             occupancy = tx.count_stm(sk.user, sk.assistant)
         failpoint("store.after_commit")
         if occupancy >= self.config.stm_capacity:
-            self._promote_full_stm(sk)
+            try:
+                self._promote_full_stm(sk)
+            except MemoryOSError as exc:  # the turn is committed: a retry would store it twice
+                self.lifecycle.followups.promotion_failed(sk.user, sk.assistant, exc)
         return Stored(unit.memory_id, 1, run_id)
 
     def _promote_full_stm(self, sk: ScopeKey) -> None:
@@ -486,11 +493,13 @@ class Memory:
         return Stored(unit.memory_id, unit.version, run_id)
 
     @traced("delete_memory", _describe)
-    def forget(self, scope: Scope, key_or_id: str, *, reason: str = "user request") -> int:
+    def forget(self, scope: Scope, key_or_id: str, *, reason: str = "user request") -> Forgotten:
         """Erase a key or memory id, and everything derived from it, from every tier.
 
         Ids, versions, timestamps and the reason survive in tombstones and `forget` receipts.
-        Forgetting again is a no-op that returns 0. Returns the number of unit versions erased.
+        Forgetting again is a no-op that returns 0. Returns the number of unit versions erased, an
+        int whose `erasure_pending` is True when another connection's read snapshot kept erased
+        bytes in the -wal: maintain() or check() then scrubs them once that reader has ended.
         """
         sk = self._scope(scope)
         target = validation.key(key_or_id)
@@ -500,7 +509,7 @@ class Memory:
     @traced("delete_memory", _describe)
     def forget_scope(
         self, *, user: str | None = None, assistant: str | None = None, reason: str = "user request"
-    ) -> int:
+    ) -> Forgotten:
         """Right to erasure: every memory of a user (with any assistant), of an assistant, or of the
         pair, from every tier and the index; ids, timestamps and the reason stay in tombstones and
         `forget` receipts. Other scopes are untouched. Returns the number of unit versions erased."""

@@ -111,8 +111,11 @@ def test_driver_errors_never_escape(mem: memoryos.Memory, alice: memoryos.Scope,
     conn.close()
     for i in range(6):
         mem.remember(alice, f"turn {i}")
+    # The seventh turn commits; the promotion it makes due fails, is deferred, and is not raised.
+    mem.remember(alice, "the seventh turn triggers a promotion that needs the dropped table")
+    assert mem.lifecycle.followups.deferred == {"promotion": 1}
     with pytest.raises(memoryos.StoreError, match="nothing was written"):
-        mem.remember(alice, "the seventh turn triggers a promotion that needs the dropped table")
+        mem.maintain()  # which retries it, and reports the driver error as a StoreError
 
 
 def test_errors_form_one_tree() -> None:
