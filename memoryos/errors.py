@@ -11,6 +11,10 @@ class InvalidInput(MemoryOSError, ValueError):
     """An argument was refused before anything was written."""
 
 
+class StorePathError(InvalidInput):
+    """The path cannot hold a store or an export: a directory, a missing folder, a NUL in the name."""
+
+
 class Rejected(MemoryOSError):
     """The no-store rule refused the text: only a content-free `reject` receipt was written."""
 
@@ -39,10 +43,6 @@ class StoreClosed(StoreError):
 
 class StoreVersionError(StoreError):
     """The file was written by a newer memoryos, or is not a memoryos store at all."""
-
-
-class StorePathError(StoreError):
-    """The path cannot hold a store: a directory, a missing parent directory, a name the OS refuses."""
 
 
 class DiskFull(StoreError):

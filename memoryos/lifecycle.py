@@ -14,8 +14,8 @@ import orjson
 
 from memoryos.errors import NotFound
 from memoryos.failpoints import failpoint
-from memoryos.logs import get_logger
 from memoryos.followups import FollowUps
+from memoryos.logs import get_logger
 from memoryos.model import Excluded, Finding, Forgotten, Maintenance
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.distill import PageView
@@ -28,6 +28,7 @@ from memoryos.scope import ScopeKey
 from memoryos.settings import Config
 from memoryos.store.base import Store, Transaction
 from memoryos.store.rows import Intent, PageNote, Unit
+from memoryos.store.sqlite_files import classify_os_error
 from memoryos.telemetry import spanned
 from memoryos.timeutil import seconds_to_micros
 from receipts import ZERO_HASH, append_jsonl, link_hash, parse_line
@@ -369,7 +370,11 @@ class Lifecycle:
                 rows = tx.outbox_after(start, BATCH)
             if not rows:
                 return total
-            append_jsonl(path, (body for _, body in rows))
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # owner-only if new
+                append_jsonl(path, (body for _, body in rows))
+            except OSError as exc:  # the cursor did not move: the next export appends them again
+                raise classify_os_error(exc, path, "the receipts were not exported") from None
             failpoint("export.after_write")
             failpoint("export.before_cursor")
             with self.store.write("export") as tx:
@@ -457,7 +462,9 @@ def _chain_findings(tx: Transaction) -> list[Finding]:
         for row_seq, body in rows:
             receipt = _receipt_object(body)
             if receipt is None:
-                findings.append(Finding("receipt_damaged", f"the receipt at seq {row_seq} is not a JSON object"))
+                findings.append(
+                    Finding("receipt_damaged", f"the receipt at seq {row_seq} is not a JSON object")
+                )
                 seq, link = row_seq, ""
                 continue
             if row_seq != seq + 1 or receipt.get("prev") != link:

@@ -54,25 +54,12 @@ class ChainMark:
             return [f"the chain's high-water mark cannot be trusted: {exc}"]
         except OSError as exc:
             return [f"the chain's high-water mark cannot be read ({exc.strerror})"]
-        if mark is None:
-            return []
-        if mark.chain_id != chain_id:
-            return ["the high-water mark beside the store belongs to another chain (a copied file?)"]
-        if mark.seq > head_seq:
-            return [
-                f"{mark.seq - head_seq} acknowledged receipts are missing: the mark says the chain reached"
-                f" seq {mark.seq}, the outbox ends at {head_seq} (newest rows deleted, or the -wal"
-                " truncated or deleted)"
-            ]
-        if mark.seq and link_at(mark.seq) != mark.link:
-            return [f"the receipt at seq {mark.seq} is not the one the high-water mark recorded (rewritten)"]
-        return []
+        return [] if mark is None else _compare(mark, chain_id, head_seq, link_at)
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
-
 
 
 def _unwritten(store_path: Path) -> bool:
@@ -81,3 +68,17 @@ def _unwritten(store_path: Path) -> bool:
         return head_path(store_path).stat().st_size == 0
     except FileNotFoundError:
         return False
+
+
+def _compare(mark: Head, chain_id: str, head_seq: int, link_at: Callable[[int], str | None]) -> list[str]:
+    if mark.chain_id != chain_id:
+        return ["the high-water mark beside the store belongs to another chain (a copied file?)"]
+    if mark.seq > head_seq:
+        return [
+            f"{mark.seq - head_seq} acknowledged receipts are missing: the mark says the chain reached"
+            f" seq {mark.seq}, the outbox ends at {head_seq} (newest rows deleted, or the -wal"
+            " truncated or deleted)"
+        ]
+    if mark.seq and link_at(mark.seq) != mark.link:
+        return [f"the receipt at seq {mark.seq} is not the one the high-water mark recorded (rewritten)"]
+    return []

@@ -5,6 +5,7 @@ Driver errors never leave this module: they become StoreError subclasses (DESIGN
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import os
 import sqlite3
@@ -20,7 +21,14 @@ from typing import Any
 import orjson
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from memoryos.errors import MemoryOSError, MigrationError, StoreBusy, StoreClosed, StoreError, StoreVersionError
+from memoryos.errors import (
+    MemoryOSError,
+    MigrationError,
+    StoreBusy,
+    StoreClosed,
+    StoreError,
+    StoreVersionError,
+)
 from memoryos.failpoints import failpoint
 from memoryos.store.base import Store, Transaction
 from memoryos.store.mark import ChainMark
@@ -42,10 +50,8 @@ def scope_token(user: str, assistant: str) -> str:
 def _rollback_quietly(conn: sqlite3.Connection) -> None:
     """ROLLBACK if a transaction is still open: SQLite ends one itself on some errors (disk full)."""
     if conn.in_transaction:
-        try:
+        with contextlib.suppress(sqlite3.Error):  # the error that brought us here is the one to report
             conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # the connection is going away; the error that brought us here is the one to report
 
 
 def _is_busy(exc: BaseException) -> bool:
@@ -613,7 +619,6 @@ class SQLiteStore(Store):
             )
             reserve_shared_memory(self.path)  # before SQLite maps -shm: a full disk is an error, not SIGBUS
             self._configure(durability, busy_timeout_ms)
-            reserve_shared_memory(self.path)  # and the holes SQLite left in it, now that it is mapped
             self._migrate()
         except sqlite3.Error as exc:
             self._close_quietly()
