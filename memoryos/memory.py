@@ -168,7 +168,10 @@ class Memory:
         )
         try:
             self.key = self._receipt_key()
-            self.store_id = self.store.set_meta_if_absent("store_id", uuid7())
+            # A store whose meta vanished (a deleted -wal) keeps the chain its verified mark records,
+            # so that check() can count what is missing from it.
+            chain = self.store.mark.chain_id(self.key) or uuid7()
+            self.store_id = self.store.set_meta_if_absent("store_id", chain)
             self.store.bind_receipts(self.store_id, self.key)
             # Pseudonyms use their own key, kept in the store: an export carries it to the importing
             # store, and receipts that leave the machine never reveal it.

@@ -56,6 +56,14 @@ class ChainMark:
             return [f"the chain's high-water mark cannot be read ({exc.strerror})"]
         return [] if mark is None else _compare(mark, chain_id, head_seq, link_at)
 
+    def chain_id(self, key: bytes) -> str | None:
+        """The chain id a verified mark records (a store whose meta was lost keeps its identity)."""
+        try:
+            mark = None if _unwritten(self.store_path) else read_head(self.store_path, key)
+        except (HeadError, OSError):
+            return None
+        return None if mark is None else mark.chain_id
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
@@ -72,7 +80,10 @@ def _unwritten(store_path: Path) -> bool:
 
 def _compare(mark: Head, chain_id: str, head_seq: int, link_at: Callable[[int], str | None]) -> list[str]:
     if mark.chain_id != chain_id:
-        return ["the high-water mark beside the store belongs to another chain (a copied file?)"]
+        return [
+            f"the high-water mark records {mark.seq} receipts of another chain than this store's (a mark"
+            " copied from another store, or this store lost its identity with its -wal)"
+        ]
     if mark.seq > head_seq:
         return [
             f"{mark.seq - head_seq} acknowledged receipts are missing: the mark says the chain reached"

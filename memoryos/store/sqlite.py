@@ -34,7 +34,7 @@ from memoryos.store.base import Store, Transaction
 from memoryos.store.mark import ChainMark
 from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, SegmentHead, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
-from memoryos.store.sqlite_files import check_path, classify, reserve_shared_memory
+from memoryos.store.sqlite_files import check_path, classify, fill_shared_memory, reserve_shared_memory
 from receipts import ChainHead, ReceiptError, seal_all
 
 _UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
@@ -619,6 +619,7 @@ class SQLiteStore(Store):
             )
             reserve_shared_memory(self.path)  # before SQLite maps -shm: a full disk is an error, not SIGBUS
             self._configure(durability, busy_timeout_ms)
+            fill_shared_memory(self.path)  # and the holes SQLite left in it, now that it is mapped
             self._migrate()
         except sqlite3.Error as exc:
             self._close_quietly()

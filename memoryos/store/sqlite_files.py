@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import threading
 from pathlib import Path
 
 from memoryos.errors import (
@@ -73,6 +74,52 @@ def reserve_shared_memory(path: Path) -> None:
         os.unlink(scratch)
 
 
+# One descriptor per live -shm file, kept open: closing a descriptor of a file drops every POSIX
+# lock this process holds on it, SQLite's included (see reserve_shared_memory).
+_SHM_FDS: dict[str, tuple[tuple[int, int], int]] = {}
+_SHM_LOCK = threading.Lock()
+
+
+def fill_shared_memory(path: Path) -> None:
+    """Once SQLite has mapped `-shm`: allocate the holes it left (fallocate keeps every byte), so
+    that no later write through the mapping can hit an unallocated block. The descriptor stays open
+    while the file lives; one whose file was unlinked (SQLite deletes -shm when the last connection
+    closes) is closed on the next call, which is safe because nothing can hold a lock on it then."""
+    shm = path.with_name(path.name + "-shm")
+    with _SHM_LOCK:
+        _forget_unlinked()
+        try:
+            fd = _shm_fd(shm)
+            os.posix_fallocate(fd, 0, max(os.fstat(fd).st_size, SHM_RESERVE))
+        except OSError as exc:
+            if exc.errno in _FULL:
+                raise _no_room(path) from None
+            # no -shm (a read-only store), or no fallocate: nothing to fill
+
+
+def _shm_fd(shm: Path) -> int:
+    found = os.stat(shm)
+    inode = (found.st_dev, found.st_ino)
+    known = _SHM_FDS.get(str(shm))
+    if known is not None and known[0] == inode:
+        return known[1]
+    fd = os.open(shm, os.O_RDWR | os.O_CLOEXEC)
+    _SHM_FDS[str(shm)] = (inode, fd)
+    return fd
+
+
+def _forget_unlinked() -> None:
+    for name, (inode, fd) in list(_SHM_FDS.items()):
+        try:
+            found = os.stat(name)
+            current = (found.st_dev, found.st_ino)
+        except OSError:
+            current = None
+        if current != inode:
+            os.close(fd)
+            del _SHM_FDS[name]
+
+
 def _no_room(path: Path) -> DiskFull:
     return DiskFull(
         f"the disk holding {path} is full (no room for its {SHM_RESERVE // 1024} KiB shared-memory file):"
@@ -88,11 +135,21 @@ def _nearly_full(path: Path) -> bool:
     return stats.f_bavail * stats.f_frsize < SHM_RESERVE
 
 
+def _read_only(path: Path) -> bool:
+    """A read-only mount, or a folder this process may not write (SQLite needs its -wal and -shm)."""
+    try:
+        return bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY) or not os.access(path.parent, os.W_OK)
+    except OSError:
+        return False
+
+
 def _kind(code: int, detail: str, path: Path) -> str:
     if code in (_SQLITE_BUSY, _SQLITE_LOCKED) or "locked" in detail.lower():
         return "busy"
     if code == _SQLITE_FULL or (code == _SQLITE_IOERR and _nearly_full(path)):
         return "full"
+    if code in (_SQLITE_READONLY, _SQLITE_CANTOPEN, _SQLITE_IOERR) and _read_only(path):
+        return "read_only"
     return {
         _SQLITE_READONLY: "read_only",
         _SQLITE_CANTOPEN: "cannot_open",
@@ -107,7 +164,8 @@ _MESSAGES: dict[str, tuple[type[MemoryOSError] | None, str]] = {
     "full": (DiskFull, "the disk holding {path} is full: free some space and try again"),
     "read_only": (
         ReadOnlyStore,
-        "{path} is read-only ({detail}): check the permissions of the file, its folder and the mount",
+        "{path} is read-only ({detail}): memoryos needs to write the file and its -wal and -shm"
+        " beside it; check the permissions of the file, its folder and the mount",
     ),
     "cannot_open": (
         StorePathError,
