@@ -162,3 +162,38 @@ def test_cli_export_import_and_forget_scope(tmp_path: Path, capsys: pytest.Captu
     capsys.readouterr()
     assert main(["forget-scope", "--db", copy, "--user", "u"]) == 0
     assert orjson.loads(capsys.readouterr().out) == {"erased_versions": 1}
+
+
+def test_exports_are_owner_only_and_a_shared_one_carries_no_key_material(
+    mem: memoryos.Memory, alice: memoryos.Scope, tmp_path: Path
+) -> None:
+    import os
+
+    mem.remember(alice, "kiwi notes")
+    old = os.umask(0o000)  # even a permissive umask gives an owner-only file
+    try:
+        mem.export(tmp_path / "shared.jsonl")
+        mem.export(tmp_path / "migration.jsonl", redacted=False)
+        mem.export_receipts(tmp_path / "receipts.jsonl")
+    finally:
+        os.umask(old)
+    for name in ("shared.jsonl", "migration.jsonl", "receipts.jsonl"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+    scope_key = mem.store.meta("scope_key") or ""
+    shared = (tmp_path / "shared.jsonl").read_bytes()
+    assert scope_key.encode() not in shared
+    header = orjson.loads(shared.splitlines()[0])
+    assert header["carriesScopeKey"] is False and "scopeKey" not in header
+    migration = orjson.loads((tmp_path / "migration.jsonl").read_bytes().splitlines()[0])
+    assert migration["carriesScopeKey"] is True and migration["scopeKey"] == scope_key
+
+
+def test_a_shared_export_cannot_be_imported_as_a_migration(
+    mem: memoryos.Memory, alice: memoryos.Scope, tmp_path: Path
+) -> None:
+    mem.remember(alice, "kiwi notes")
+    mem.export(tmp_path / "shared.jsonl")
+    with memoryos.open(tmp_path / "b.db") as target:
+        with pytest.raises(memoryos.InvalidInput, match="carries no scope key"):
+            target.import_jsonl(tmp_path / "shared.jsonl")
+        assert target.status()["tiers"]["stm"] == 0

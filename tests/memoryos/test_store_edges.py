@@ -4,16 +4,20 @@ is pending, lost receipts are noticed, and a full or read-only disk is an error,
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import memoryos
 import memoryos.failpoints
@@ -395,3 +399,38 @@ class TestFullAndReadOnlyDisks:
                     memoryos.open(db)
             finally:
                 remount(disk, "rw")
+
+
+# -- 11: a damaged outbox row is a finding, never an exception ---------------------------------------
+@pytest.fixture(scope="module")
+def sealed_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("sealed") / "s.db"
+    with memoryos.open(db) as mem:
+        for i in range(6):
+            mem.remember(memoryos.Scope(user="u", assistant="a"), f"turn {i}")
+    return db
+
+
+@settings(max_examples=60, deadline=None)
+@given(row=st.integers(1, 6), at=st.integers(0, 400), junk=st.binary(min_size=16, max_size=16))
+def test_check_returns_findings_for_any_16_byte_corruption_of_an_outbox_row(
+    sealed_store: Path, row: int, at: int, junk: bytes
+) -> None:
+    folder = Path(tempfile.mkdtemp())
+    try:
+        db = folder / "s.db"
+        for suffix in ("", ".receipt-key", ".receipt-head"):
+            shutil.copy(str(sealed_store) + suffix, str(db) + suffix)
+        conn = sqlite3.connect(db)
+        [body] = conn.execute("SELECT body FROM receipt_outbox WHERE seq = ?", (row,)).fetchone()
+        damaged = body[:at] + junk + body[at + 16 :]
+        conn.execute("UPDATE receipt_outbox SET body = ? WHERE seq = ?", (damaged, row))
+        conn.commit()
+        conn.close()
+        with memoryos.open(db) as mem:
+            findings = mem.check()
+        assert all(isinstance(f, memoryos.Finding) for f in findings)
+        if damaged != body and row < 6:  # the next receipt no longer links to a damaged one
+            assert {f.code for f in findings} & {"receipt_chain", "receipt_damaged"}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
