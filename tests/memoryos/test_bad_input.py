@@ -134,7 +134,7 @@ def test_out_of_range_config_is_refused_in_code_and_in_a_file(fields: dict[str, 
         memoryos.Config(**fields)
     path = tmp_path / "config.json"
     path.write_text("{" + ", ".join(f'"{k}": {v!r}' for k, v in fields.items()) + "}")
-    with pytest.raises(memoryos.ConfigError, match="must be|cannot read the config file"):
+    with pytest.raises(memoryos.ConfigError, match=r"must be|cannot read the config file"):
         config_from_file(str(path))
 
 
@@ -159,11 +159,12 @@ def test_a_failed_migration_names_itself_and_its_cause(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import memoryos.store.sqlite as backend
+    from memoryos.store.schema import MIGRATIONS
 
     memoryos.open(tmp_path / "m.db").close()
-    broken = (*backend.MIGRATIONS, ("0099_broken", "ALTER TABLE nowhere ADD COLUMN x INTEGER;"))
+    broken = (*MIGRATIONS, ("0099_broken", "ALTER TABLE nowhere ADD COLUMN x INTEGER;"))
     monkeypatch.setattr(backend, "MIGRATIONS", broken)
-    with pytest.raises(memoryos.MigrationError, match="migration 0099_broken .* rolled back.*no such table"):
+    with pytest.raises(memoryos.MigrationError, match=r"migration 0099_broken .* rolled back.*no such table"):
         memoryos.open(tmp_path / "m.db")
 
 
