@@ -295,10 +295,33 @@ with memoryos.open(sys.argv[1]) as mem:
 """
 
 
+def test_a_process_that_creates_the_key_first_wins_and_the_other_uses_it(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = memoryos.memory.create_key_file
+
+    def another_process_first(path: Path) -> bytes:
+        # the race, made certain: a real second process opens the same new store right now
+        other = subprocess.run(
+            [sys.executable, "-c", OPENER, str(db), "0"], capture_output=True, text=True, check=True
+        )
+        monkeypatch.setattr(memoryos.memory, "create_key_file", real)
+        assert other.stdout
+        return real(path)
+
+    monkeypatch.setattr(memoryos.memory, "create_key_file", another_process_first)
+    with memoryos.open(db) as mem:
+        mine = f"{mem.store_id} {mem.key.hex()}"
+    theirs = subprocess.run(
+        [sys.executable, "-c", OPENER, str(db), "0"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert mine == theirs
+
+
 def test_concurrent_first_opens_of_a_new_store_agree_on_one_key(tmp_path: Path) -> None:
-    for trial in range(6):
+    for trial in range(3):
         db = tmp_path / f"new-{trial}.db"
-        go = time.time() + 1.5  # every process is imported and spinning by then
+        go = time.time() + 1.0  # every process is imported and spinning by then
         children = [
             subprocess.Popen(
                 [sys.executable, "-c", OPENER, str(db), str(go)],
