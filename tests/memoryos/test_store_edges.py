@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import memoryos
 import memoryos.failpoints
 import memoryos.memory
+import receipts
 from memoryos.errors import DiskFull, ReadOnlyStore
 from memoryos.testing import FakeClock
 from receipts.head import read_head
@@ -298,7 +299,7 @@ with memoryos.open(sys.argv[1]) as mem:
 def test_a_process_that_creates_the_key_first_wins_and_the_other_uses_it(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = memoryos.memory.create_key_file
+    real = receipts.create_key_file
 
     def another_process_first(path: Path) -> bytes:
         # the race, made certain: a real second process opens the same new store right now
