@@ -56,7 +56,7 @@ def reserve_shared_memory(path: Path) -> None:
     POSIX locks on it (held by SQLite for any connection), and another process would then think
     itself the first one and truncate the `-shm` under our mapping.
     """
-    scratch = path.with_name(f".{path.name}.space-check.{os.getpid()}")
+    scratch = path.with_name(f".{path.name}.space-check.{os.getpid()}.{threading.get_ident()}")
     try:
         fd = os.open(scratch, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     except OSError as exc:
