@@ -122,7 +122,10 @@ class Runner:
             except memoryos.MemoryOSError as exc:
                 emit({"op": "error", "step": -2, "kind": "finish", "type": type(exc).__name__})
                 findings = [f"finish raised {type(exc).__name__} on attempt {attempt + 1}"]
-        emit({"op": "done", "findings": findings})
+        # Faults in a step that followed a committed change (a promotion after remember()) were
+        # deferred rather than raised at the caller: the trial counts them with the raised ones.
+        deferred = self.mem.lifecycle.followups.deferred["promotion"]
+        emit({"op": "done", "findings": findings, "deferred": deferred})
         self.mem.close()
 
 

@@ -201,14 +201,16 @@ def _kill(store: Path, spec: Spec, result: dict[str, Any]) -> None:
 
 
 def _raise(store: Path, spec: Spec, result: dict[str, Any]) -> None:
-    """The caller gets a MemoryOSError (InjectedFault), carries on, and the store stays consistent."""
+    """The caller gets a MemoryOSError (InjectedFault), or, when the fault hit a step that followed
+    its committed change, a success and a deferred follow-up; it carries on, the store stays consistent."""
     child = spawn(store, spec, f"{spec.point}={spec.hit}*raise")
     faults = [a for a in child.acks if a.get("op") == "error" and a.get("type") == "InjectedFault"]
     done = [a for a in child.acks if a.get("op") == "done"]
+    deferred = sum(int(d.get("deferred", 0)) for d in done)
     if child.returncode != 0:
         result["bug"] = f"exit {child.returncode}: {child.stderr.strip().splitlines()[-3:]}"
-    elif len(faults) != 1:
-        result["bug"] = f"expected one InjectedFault at the caller, saw {len(faults)}"
+    elif len(faults) + deferred != 1:
+        result["bug"] = f"expected one InjectedFault (raised or deferred), saw {len(faults)} + {deferred}"
     elif not done:
         result["bug"] = "the workload did not finish after the fault"
     result["findings"] += [f"in-process check: {f}" for d in done for f in d.get("findings", [])]

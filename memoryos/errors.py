@@ -11,6 +11,10 @@ class InvalidInput(MemoryOSError, ValueError):
     """An argument was refused before anything was written."""
 
 
+class StorePathError(InvalidInput):
+    """The path cannot hold a store or an export: a directory, a missing folder, a NUL in the name."""
+
+
 class Rejected(MemoryOSError):
     """The no-store rule refused the text: only a content-free `reject` receipt was written."""
 
@@ -39,6 +43,18 @@ class StoreClosed(StoreError):
 
 class StoreVersionError(StoreError):
     """The file was written by a newer memoryos, or is not a memoryos store at all."""
+
+
+class DiskFull(StoreError):
+    """The disk (or the quota) holding the store, its WAL, shared memory or an export is full."""
+
+
+class ReadOnlyStore(StoreError):
+    """The store, its folder or its file system is read-only, so nothing can be written."""
+
+
+class MigrationError(StoreError):
+    """A schema migration failed; it was rolled back and the store is as it was before open()."""
 
 
 class InjectedFault(StoreError):

@@ -14,8 +14,9 @@ import orjson
 
 from memoryos.errors import NotFound
 from memoryos.failpoints import failpoint
+from memoryos.followups import FollowUps
 from memoryos.logs import get_logger
-from memoryos.model import Excluded, Finding, Maintenance
+from memoryos.model import Excluded, Finding, Forgotten, Maintenance
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.distill import PageView
 from memoryos.policies.lpm import decayed_status
@@ -27,6 +28,7 @@ from memoryos.scope import ScopeKey
 from memoryos.settings import Config
 from memoryos.store.base import Store, Transaction
 from memoryos.store.rows import Intent, PageNote, Unit
+from memoryos.store.sqlite_files import classify_os_error
 from memoryos.telemetry import spanned
 from memoryos.timeutil import seconds_to_micros
 from receipts import ZERO_HASH, append_jsonl, link_hash, parse_line
@@ -34,6 +36,7 @@ from receipts.model import TERMINAL_STATUSES
 
 log = get_logger()
 BATCH = 500
+LOST_RECEIPTS = "lost_receipts"  # meta: what open() found missing against the high-water mark
 DAY = 86_400
 NOTES_PER_PASS = 50  # segments whose notes one maintain() refreshes
 NOTED_PAGES = 40  # a segment's notes cover its newest pages: a prompt stays bounded
@@ -106,6 +109,7 @@ class Lifecycle:
         self.drafts = drafts
         self.promoter = promoter
         self.telemetry = promoter.telemetry
+        self.followups = FollowUps(store)
 
     # -- recovery -----------------------------------------------------------------------------------
     @spanned("recovery")
@@ -149,6 +153,7 @@ class Lifecycle:
     # -- maintain -----------------------------------------------------------------------------------
     def maintain(self, now: int) -> Maintenance:
         recovered = self.recover(now)
+        scrubbed = self.followups.finish_erasure()
         promoted, evicted = self._promote_idle(now)
         distilled = records = 0
         for segment in self.promoter.hot_segments(now):
@@ -158,18 +163,21 @@ class Lifecycle:
         expired = self._expire(now)
         decayed = self._decay(now)
         summarized = self.refresh_notes()
-        return Maintenance(promoted, distilled, records, evicted, expired, decayed, recovered, summarized)
+        return Maintenance(
+            promoted, distilled, records, evicted, expired, decayed, recovered, summarized, scrubbed
+        )
 
     def _promote_idle(self, now: int) -> tuple[int, int]:
         idle = seconds_to_micros(self.config.stm_idle_seconds)
         with self.store.read() as tx:
-            scopes = tx.stm_scopes_due(now - idle)
+            scopes = set(tx.stm_scopes_due(now - idle)) | self.followups.take_promotions()
         promoted = evicted = 0
-        for user, assistant in scopes:
+        for user, assistant in sorted(scopes):
             with self.store.read() as tx:
                 turns = tx.stm_turns(user, assistant)
             views = [stm_policy.StmTurn(t.memory_id, t.created_at) for t in turns]
             due = {t.memory_id for t in stm_policy.idle(views, now, idle)}
+            due |= {t.memory_id for t in stm_policy.overflow(views, self.config.stm_capacity)}
             outcome = self.promoter.promote_turns([t for t in turns if t.memory_id in due], now)
             promoted += outcome.promoted
             evicted += outcome.evicted
@@ -218,7 +226,7 @@ class Lifecycle:
             log.info("expired", runs=runs, units=len(due))
             total += len(due)
         if total:
-            self.store.scrub()
+            self.followups.scrub()
             self.telemetry.count("expiries", total)
         return total
 
@@ -268,7 +276,7 @@ class Lifecycle:
         return replace(unit, last_seen=now, status="active")
 
     # -- forgetting ---------------------------------------------------------------------------------
-    def forget(self, scope: ScopeKey, target: str, reason: str, now: int) -> int:
+    def forget(self, scope: ScopeKey, target: str, reason: str, now: int) -> Forgotten:
         with self.store.write("forget") as tx:
             # A promoted turn lives on as the page (and records) built from it.
             roots = (
@@ -278,15 +286,14 @@ class Lifecycle:
             )
             if not roots:
                 if tx.tombstoned(scope.user, scope.assistant, target, self.key_hash(target)):
-                    return 0
+                    return Forgotten(0)
                 raise NotFound("no such key or memory id in this scope")
             doomed = _closure(tx, roots, scope)
             self._erase(tx, doomed, reason, now, boundary="forget")
             failpoint("forget.after_delete")
-        self.store.scrub()
-        return len(doomed)
+        return Forgotten(len(doomed), erasure_pending=not self.followups.scrub())
 
-    def forget_scope(self, user: str | None, assistant: str | None, reason: str, now: int) -> int:
+    def forget_scope(self, user: str | None, assistant: str | None, reason: str, now: int) -> Forgotten:
         """Erase every unit of a user, an assistant, or the pair; other scopes are not touched."""
         total = 0
         while True:
@@ -298,8 +305,7 @@ class Lifecycle:
             if not units:
                 break
             total += len(units)
-        self.store.scrub()
-        return total
+        return Forgotten(total, erasure_pending=not self.followups.scrub())
 
     def _erase(self, tx: Transaction, units: list[Unit], reason: str, now: int, *, boundary: str) -> int:
         """Delete content (rows, index entries, derived segment text); keep ids in tombstones.
@@ -329,6 +335,7 @@ class Lifecycle:
 
     def check(self, now: int) -> list[Finding]:
         findings = [Finding("integrity", detail) for detail in self.store.integrity()]
+        findings.extend(self.followups.findings())
         grace = seconds_to_micros(self.config.intent_grace_seconds)
         with self.store.read() as tx:
             for intent in tx.intents():
@@ -336,7 +343,24 @@ class Lifecycle:
                     findings.append(Finding("open_intent", f"run {intent.run_id} open past the grace period"))
             findings.extend(_chain_findings(tx))
             findings.extend(Finding("lineage", d) for d in tx.lineage_problems())
+        findings.extend(Finding("receipts_missing", d) for d in self.lost_receipts())
         return findings
+
+    def lost_receipts(self) -> list[str]:
+        """What the high-water mark says is missing now, and what open() found missing earlier (a
+        later commit moves the mark back to the chain's head, so open() records it in meta)."""
+        found = self.store.mark_findings()
+        earlier = self.store.meta(LOST_RECEIPTS)
+        if earlier and earlier not in found:
+            found.append(f"found when the store was opened: {earlier}")
+        return found
+
+    def note_lost_receipts(self) -> None:
+        """At open, before anything writes: keep what the mark says is missing, and log it."""
+        found = self.store.mark_findings()
+        if found:
+            log.warning("receipts missing", findings=len(found))
+            self.store.set_meta_if_absent(LOST_RECEIPTS, found[0])
 
     def export_receipts(self, path: Path, cursor: str) -> int:
         total = 0
@@ -346,7 +370,11 @@ class Lifecycle:
                 rows = tx.outbox_after(start, BATCH)
             if not rows:
                 return total
-            append_jsonl(path, (body for _, body in rows))
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # owner-only if new
+                append_jsonl(path, (body for _, body in rows))
+            except OSError as exc:  # the cursor did not move: the next export appends them again
+                raise classify_os_error(exc, path, "the receipts were not exported") from None
             failpoint("export.after_write")
             failpoint("export.before_cursor")
             with self.store.write("export") as tx:
@@ -378,6 +406,7 @@ class Lifecycle:
                 for s in ranked
             ],
             "outbox": {"head_seq": head, "exported_seq": exported, "lag": head - exported},
+            "follow_ups": self.followups.status(),
         }
 
 
@@ -431,9 +460,31 @@ def _chain_findings(tx: Transaction) -> list[Finding]:
     while True:
         rows = tx.outbox_after(seq, 5000)
         for row_seq, body in rows:
-            receipt = orjson.loads(body)
+            receipt = _receipt_object(body)
+            if receipt is None:
+                findings.append(
+                    Finding("receipt_damaged", f"the receipt at seq {row_seq} is not a JSON object")
+                )
+                seq, link = row_seq, ""
+                continue
             if row_seq != seq + 1 or receipt.get("prev") != link:
                 findings.append(Finding("receipt_chain", f"chain breaks at seq {row_seq}"))
-            seq, link = row_seq, link_hash(receipt)
+            seq, link = row_seq, _link_or_empty(receipt)
         if len(rows) < 5000:
             return findings
+
+
+def _receipt_object(body: bytes) -> dict[str, Any] | None:
+    try:
+        receipt = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    return receipt if isinstance(receipt, dict) else None
+
+
+def _link_or_empty(receipt: dict[str, Any]) -> str:
+    """The hash the next receipt must carry; "" (matching nothing) when this one cannot be hashed."""
+    try:
+        return link_hash(receipt)
+    except (TypeError, ValueError):
+        return ""

@@ -26,6 +26,7 @@ from memoryos.model import (
     Context,
     Excluded,
     Finding,
+    Forgotten,
     Hit,
     Maintenance,
     Recall,
@@ -47,9 +48,10 @@ from memoryos.settings import Config, from_environment
 from memoryos.store.base import Transaction
 from memoryos.store.rows import CandidateRow, Unit
 from memoryos.store.sqlite import SQLiteStore
+from memoryos.store.sqlite_files import classify_os_error
 from memoryos.telemetry import AttributeValue, Telemetry, traced
 from memoryos.telemetry import from_environment as telemetry_from_environment
-from memoryos.timeutil import Clock, from_micros, seconds_to_micros, system_clock, to_micros
+from memoryos.timeutil import Clock, from_micros, in_range, seconds_to_micros, system_clock, to_micros
 from receipts import create_key_file, format_utc, read_key_file, uuid7
 
 if TYPE_CHECKING:
@@ -85,6 +87,8 @@ def open(
     back, degraded, when it fails), else to the deterministic extractive ones."""
     if not isinstance(path, str | os.PathLike) or not str(path).strip():
         raise InvalidInput("path must be the file name of the store, e.g. 'agent-memory.db'")
+    if "\x00" in os.fsdecode(path):
+        raise InvalidInput("path contains a NUL character: pass a plain file name, e.g. 'agent-memory.db'")
     resolved = from_environment() if config is None else config
     if overrides:
         resolved = resolved.with_overrides(**overrides)
@@ -164,7 +168,10 @@ class Memory:
         )
         try:
             self.key = self._receipt_key()
-            self.store_id = self.store.set_meta_if_absent("store_id", uuid7())
+            # A store whose meta vanished (a deleted -wal) keeps the chain its verified mark records,
+            # so that check() can count what is missing from it.
+            chain = self.store.mark.chain_id(self.key) or uuid7()
+            self.store_id = self.store.set_meta_if_absent("store_id", chain)
             self.store.bind_receipts(self.store_id, self.key)
             # Pseudonyms use their own key, kept in the store: an export carries it to the importing
             # store, and receipts that leave the machine never reveal it.
@@ -180,20 +187,26 @@ class Memory:
         self.lifecycle = Lifecycle(
             self.store, config, self.drafts, self.promoter, self._key_hash, notes=notes or ExtractiveNotes()
         )
+        self.lifecycle.note_lost_receipts()  # before anything writes a receipt and moves the mark
         self.recovered = self.lifecycle.recover(self._now())
         if self.telemetry.enabled:
             self.telemetry.watch(self._gauges)
 
     def _receipt_key(self) -> bytes:
         key_file = key_path_for(self.path)
-        if key_file.exists():
+        if not key_file.exists() and self.store.meta("store_id") is None:
             try:
-                return read_key_file(key_file)
-            except (OSError, ValueError) as exc:
-                raise StoreError(f"cannot read the receipt key {key_file}: {exc}") from None
-        if self.store.meta("store_id") is not None:
+                return create_key_file(key_file)
+            except FileExistsError:
+                pass  # another process opening the same new store made it first: use theirs
+            except OSError as exc:
+                raise classify_os_error(exc, key_file, "the receipt key was not created") from None
+        if not key_file.exists():
             raise StoreError(f"the receipt key {key_file} of this store is missing: restore it from backup")
-        return create_key_file(key_file)
+        try:
+            return read_key_file(key_file, private=True)
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"cannot use the receipt key {key_file}: {exc}") from None
 
     # -- helpers ---------------------------------------------------------------------------------
     def _now(self) -> int:
@@ -239,7 +252,7 @@ class Memory:
             raise InvalidInput("pass ttl or valid_until, not both")
         ends = None if valid_until is None else to_micros(valid_until, "valid_until")  # type: ignore[arg-type]
         if lifetime is not None:
-            ends = begins + lifetime // timedelta(microseconds=1)
+            ends = in_range(begins + lifetime // timedelta(microseconds=1), "the end of the ttl")
         if ends is not None and ends <= begins:
             raise InvalidInput("valid_until must be after valid_from: the window is half-open [from, until)")
         return begins, ends
@@ -300,7 +313,10 @@ class Memory:
             occupancy = tx.count_stm(sk.user, sk.assistant)
         failpoint("store.after_commit")
         if occupancy >= self.config.stm_capacity:
-            self._promote_full_stm(sk)
+            try:
+                self._promote_full_stm(sk)
+            except MemoryOSError as exc:  # the turn is committed: a retry would store it twice
+                self.lifecycle.followups.promotion_failed(sk.user, sk.assistant, exc)
         return Stored(unit.memory_id, 1, run_id)
 
     def _promote_full_stm(self, sk: ScopeKey) -> None:
@@ -486,11 +502,13 @@ class Memory:
         return Stored(unit.memory_id, unit.version, run_id)
 
     @traced("delete_memory", _describe)
-    def forget(self, scope: Scope, key_or_id: str, *, reason: str = "user request") -> int:
+    def forget(self, scope: Scope, key_or_id: str, *, reason: str = "user request") -> Forgotten:
         """Erase a key or memory id, and everything derived from it, from every tier.
 
         Ids, versions, timestamps and the reason survive in tombstones and `forget` receipts.
-        Forgetting again is a no-op that returns 0. Returns the number of unit versions erased.
+        Forgetting again is a no-op that returns 0. Returns the number of unit versions erased, an
+        int whose `erasure_pending` is True when another connection's read snapshot kept erased
+        bytes in the -wal: maintain() or check() then scrubs them once that reader has ended.
         """
         sk = self._scope(scope)
         target = validation.key(key_or_id)
@@ -500,7 +518,7 @@ class Memory:
     @traced("delete_memory", _describe)
     def forget_scope(
         self, *, user: str | None = None, assistant: str | None = None, reason: str = "user request"
-    ) -> int:
+    ) -> Forgotten:
         """Right to erasure: every memory of a user (with any assistant), of an assistant, or of the
         pair, from every tier and the index; ids, timestamps and the reason stay in tombstones and
         `forget` receipts. Other scopes are untouched. Returns the number of unit versions erased."""
@@ -738,16 +756,24 @@ class Memory:
         return self.lifecycle.check(self._now())
 
     def export(
-        self, path: str | os.PathLike[str], *, scope: Scope | None = None, redacted: bool = True
+        self,
+        path: str | os.PathLike[str],
+        *,
+        scope: Scope | None = None,
+        redacted: bool = True,
+        scope_key: bool | None = None,
     ) -> int:
-        """Write this store (or one scope) as JSONL that `import_jsonl` replays into a fresh store.
+        """Write this store (or one scope) as JSONL, owner-only (0600). Returns the lines written.
 
-        Redacted by default: spans the no-store rule detects are masked. `redacted=False` must be
-        asked for explicitly. Returns the number of lines written."""
+        Redacted by default (spans the no-store rule detects are masked) and then meant for sharing:
+        no key material. `redacted=False` is a migration file that `import_jsonl` replays into a
+        fresh store: it carries the scope-pseudonym key and its header says so. `scope_key=True` or
+        `False` overrides that choice (a redacted migration, an unredacted file without the key)."""
         self._live()
         from memoryos.portable import export_jsonl
 
-        return export_jsonl(self, Path(path), None if scope is None else self._scope(scope), redacted)
+        target = _export_path(path)
+        return export_jsonl(self, target, None if scope is None else self._scope(scope), redacted, scope_key)
 
     def import_jsonl(self, path: str | os.PathLike[str]) -> int:
         """Replay an export into this store, which must be empty. All or nothing; returns units imported."""
@@ -763,7 +789,7 @@ class Memory:
     def export_receipts(self, path: str | os.PathLike[str], *, cursor: str = "default") -> int:
         """Append receipts not yet exported under `cursor` to a JSONL file (at-least-once)."""
         self._live()
-        return self.lifecycle.export_receipts(Path(path), cursor)
+        return self.lifecycle.export_receipts(_export_path(path), cursor)
 
     def status(self, top: int = 5) -> dict[str, Any]:
         self._live()
@@ -817,6 +843,17 @@ class Memory:
 
     def __exit__(self, *exc: object | TracebackType) -> None:
         self.close()
+
+
+def _export_path(path: object) -> Path:
+    if not isinstance(path, str | os.PathLike) or not str(path).strip() or "\x00" in os.fsdecode(path):
+        raise InvalidInput("pass the export's file name, e.g. 'memories.jsonl'")
+    target = Path(path)
+    if target.is_dir():
+        raise InvalidInput(f"{target} is a directory: pass a file name, e.g. {target / 'memories.jsonl'}")
+    if not target.parent.is_dir():
+        raise InvalidInput(f"the folder {target.parent} does not exist: create it first")
+    return target
 
 
 def _utc(micros: int) -> str:

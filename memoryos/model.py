@@ -83,6 +83,20 @@ class Maintenance:
     decayed: int = 0
     recovered_intents: int = 0
     summarized_segments: int = 0  # segment summaries and page notes refreshed
+    erasures_completed: int = 0  # erasures a reader had kept in the -wal, now scrubbed from the file
+
+
+class Forgotten(int):
+    """What forget() returns: the number of unit versions erased (an int), and whether the erased
+    bytes are already gone from the file. `erasure_pending` is True when another connection's read
+    snapshot kept them in the -wal: maintain() or check() finishes the scrub once that reader ends."""
+
+    erasure_pending: bool
+
+    def __new__(cls, erased: int, *, erasure_pending: bool = False) -> Forgotten:
+        value = super().__new__(cls, erased)
+        value.erasure_pending = erasure_pending
+        return value
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,17 @@
 The file replays into a new store with the same ids, versions, validity and lineage. Erased content
 is never in it: only live units are exported, and forgotten ones appear as tombstones (ids, times,
 reason). Export is redacted by default: every span the no-store rule detects is masked, so that a
-family enabled after a memory was stored still keeps it out of the file. The header carries the
-store's scope-pseudonym key so that the importing store finds each scope under the same pseudonyms;
-treat an export like the store itself.
+family enabled after a memory was stored still keeps it out of the file.
+
+Two kinds of file: one for sharing (redacted, the default) carries no key material; one for
+migration (`redacted=False`, or `scope_key=True`) carries the store's scope-pseudonym key, so that the
+importing store finds each scope under the same pseudonyms, and its header says so
+(`"carriesScopeKey": true`): treat it like the store itself. Either is written owner-only (0600).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from dataclasses import fields, replace
@@ -24,6 +28,7 @@ from memoryos.policies import nostore
 from memoryos.policies import stm as stm_policy
 from memoryos.scope import ScopeKey
 from memoryos.store.rows import Segment, Unit
+from memoryos.store.sqlite_files import classify_os_error
 from memoryos.timeutil import from_micros, seconds_to_micros
 from receipts import format_utc, uuid7
 
@@ -38,27 +43,52 @@ _REDACTED = ("body", "proof", "source", "reason")
 BATCH = 1000
 
 
-def export_jsonl(mem: Memory, path: Path, scope: ScopeKey | None, redacted: bool) -> int:
+def export_jsonl(
+    mem: Memory, path: Path, scope: ScopeKey | None, redacted: bool, scope_key: bool | None = None
+) -> int:
     """Write the header, every live unit version, the segments and the tombstones; returns lines written."""
     user, assistant = (None, None) if scope is None else (scope.user, scope.assistant)
-    header = {
+    carries_key = (not redacted) if scope_key is None else bool(scope_key)
+    header: dict[str, Any] = {
         "format": FORMAT,
         "storeId": mem.store_id,
         "sourceVersion": mem.source_version,
         "redacted": redacted,
-        "scopeKey": mem.store.meta("scope_key"),
+        "carriesScopeKey": carries_key,
         "scoped": scope is not None,
     }
-    lines = 0
+    if carries_key:
+        header["scopeKey"] = mem.store.meta("scope_key")
     tmp = path.with_name(path.name + ".partial")
-    with open(tmp, "wb") as out:
-        for record in _records(mem, user, assistant, redacted, header):
+    try:
+        lines = _write(tmp, _records(mem, user, assistant, redacted, header))
+        os.replace(tmp, path)  # a reader never sees half an export
+    except OSError as exc:
+        _discard(tmp)
+        raise classify_os_error(exc, path, "the export was not written") from None
+    except BaseException:
+        _discard(tmp)
+        raise
+    return lines
+
+
+def _write(tmp: Path, records: Iterator[dict[str, Any]]) -> int:
+    """Owner-only from the first byte (an export holds memories, and perhaps the scope key)."""
+    lines = 0
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    os.fchmod(fd, 0o600)  # an older .partial may have had another mode
+    with open(fd, "wb") as out:
+        for record in records:
             out.write(orjson.dumps(record, option=orjson.OPT_SORT_KEYS) + b"\n")
             lines += 1
         out.flush()
         os.fsync(out.fileno())
-    os.replace(tmp, path)  # a reader never sees half an export
     return lines
+
+
+def _discard(tmp: Path) -> None:
+    with contextlib.suppress(OSError):  # never there, or the folder is gone: nothing half-written is left
+        tmp.unlink()
 
 
 def _records(
@@ -119,8 +149,13 @@ def import_jsonl(mem: Memory, path: Path) -> int:
         if not tx.is_empty():
             raise InvalidInput("import into a fresh, empty store: this one already holds memories")
         scope_key = header.get("scopeKey")
-        if isinstance(scope_key, str):
-            tx.set_meta("scope_key", scope_key)
+        if not isinstance(scope_key, str):
+            raise InvalidInput(
+                f"{path} was exported for sharing and carries no scope key, so its scopes could not be"
+                " found again: export with redacted=False (memoryos export --unredacted) to migrate;"
+                " nothing was imported"
+            )
+        tx.set_meta("scope_key", scope_key)
         run_id = uuid7()
         segment_ids: list[str] = []
         for number, record in body:

@@ -77,10 +77,14 @@ class Config:
                     raise ConfigError(f"config {spec.name} must be one of {', '.join(_CHOICES[spec.name])}")
             elif spec.name == "no_store_families":
                 self._check_families(value)
-            elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                raise ConfigError(f"config {spec.name} must be a finite number, got {value!r}")
+            elif isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
+                raise ConfigError(f"config {spec.name} must be a finite number, got {value!r}"[:200])
             elif value <= 0 and spec.name != "segment_similarity":
-                raise ConfigError(f"config {spec.name} must be positive, got {value!r}")
+                raise ConfigError(f"config {spec.name} must be positive, got {value!r}"[:200])
+            elif value > _limit(spec.name):
+                raise ConfigError(
+                    f"config {spec.name} must be at most {_limit(spec.name):g}, got {value:.3g}"
+                )
         if not 0 <= self.segment_similarity <= 1:
             raise ConfigError("config segment_similarity must be between 0 and 1")
         if self.retired_after_days <= self.stale_after_days:
@@ -109,6 +113,22 @@ class Config:
         if unknown:
             raise ConfigError(f"unknown config fields: {', '.join(sorted(unknown))}")
         return replace(self, **changes)
+
+
+# Upper bounds by unit, so that every derived time stays a datetime and every count a 64-bit integer.
+_LIMITS = {"_seconds": 1e10, "_days": 1e5, "_ms": 2**31 - 1}
+_ANY_LIMIT = float(2**53)
+
+
+def _limit(name: str) -> float:
+    return next((limit for suffix, limit in _LIMITS.items() if name.endswith(suffix)), _ANY_LIMIT)
+
+
+def _finite(value: float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
 
 
 def from_environment(base: Config | None = None) -> Config:

@@ -188,6 +188,10 @@ class Transaction(ABC):
     def outbox_head(self) -> int: ...
 
     @abstractmethod
+    def outbox_link(self, seq: int) -> str | None:
+        """The link (hash) of the receipt at `seq`, or None when there is none."""
+
+    @abstractmethod
     def lineage_problems(self) -> list[str]: ...
 
     @abstractmethod
@@ -213,6 +217,15 @@ class Store(ABC):
 
     @abstractmethod
     def bind_receipts(self, chain_id: str, key: bytes) -> None: ...
+
+    @abstractmethod
+    def mark_findings(self) -> list[str]:
+        """Receipts the chain's high-water mark says were committed and the outbox lacks."""
+
+    @property
+    @abstractmethod
+    def mark_failures(self) -> int:
+        """Marks that could not be written after a commit (counted, never raised)."""
 
     @abstractmethod
     def meta(self, name: str) -> str | None: ...

@@ -5,6 +5,7 @@ Driver errors never leave this module: they become StoreError subclasses (DESIGN
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import os
 import sqlite3
@@ -20,11 +21,20 @@ from typing import Any
 import orjson
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from memoryos.errors import MemoryOSError, StoreBusy, StoreClosed, StoreError, StoreVersionError
+from memoryos.errors import (
+    MemoryOSError,
+    MigrationError,
+    StoreBusy,
+    StoreClosed,
+    StoreError,
+    StoreVersionError,
+)
 from memoryos.failpoints import failpoint
 from memoryos.store.base import Store, Transaction
+from memoryos.store.mark import ChainMark
 from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, SegmentHead, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
+from memoryos.store.sqlite_files import check_path, classify, fill_shared_memory, reserve_shared_memory
 from receipts import ChainHead, ReceiptError, seal_all
 
 _UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
@@ -35,6 +45,13 @@ _SELECT_UNIT = "SELECT rowid, " + ", ".join(_UNIT_COLUMNS) + " FROM units"
 def scope_token(user: str, assistant: str) -> str:
     """The index token of a scope; must agree with the generated column units.scope_token."""
     return f"s{user[:16]}{assistant[:16]}"
+
+
+def _rollback_quietly(conn: sqlite3.Connection) -> None:
+    """ROLLBACK if a transaction is still open: SQLite ends one itself on some errors (disk full)."""
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):  # the error that brought us here is the one to report
+            conn.execute("ROLLBACK")
 
 
 def _is_busy(exc: BaseException) -> bool:
@@ -120,6 +137,7 @@ class SQLiteTransaction(Transaction):
         self._key = key
         self._clock = clock
         self._drafts: list[dict[str, Any]] = []
+        self.sealed: tuple[int, str] | None = None  # (seq, link) of the last receipt this tx sealed
 
     def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
         row = self._conn.execute(sql, params).fetchone()
@@ -139,6 +157,7 @@ class SQLiteTransaction(Transaction):
             (s.head.seq, self._chain_id, s.receipt["receiptId"], s.receipt["runId"], s.head.link, s.line)
             for s in seal_all(self._drafts, head, self._key, self._clock())
         ]
+        self.sealed = (rows[-1][0], rows[-1][4])
         self._conn.executemany(
             "INSERT INTO receipt_outbox (seq, chain_id, receipt_id, run_id, link, body)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -511,6 +530,10 @@ class SQLiteTransaction(Transaction):
         )
         return [(int(r[0]), bytes(r[1])) for r in rows]
 
+    def outbox_link(self, seq: int) -> str | None:
+        value = self._one("SELECT link FROM receipt_outbox WHERE seq = ?", (seq,))
+        return None if value is None else str(value)
+
     def outbox_head(self) -> int:
         return int(self._one("SELECT max(seq) FROM receipt_outbox") or 0)
 
@@ -584,17 +607,26 @@ class SQLiteStore(Store):
         )
         self.commits = 0
         self._durability = durability
+        self._busy_timeout_ms = int(busy_timeout_ms)
         self.chain_id = ""
         self.key = b""
+        self.mark = ChainMark(self.path)
+        self._conn: sqlite3.Connection | None = None
+        check_path(self.path)
         try:
-            self._conn: sqlite3.Connection | None = sqlite3.connect(
+            self._conn = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
             )
+            reserve_shared_memory(self.path)  # before SQLite maps -shm: a full disk is an error, not SIGBUS
             self._configure(durability, busy_timeout_ms)
+            fill_shared_memory(self.path)  # and the holes SQLite left in it, now that it is mapped
             self._migrate()
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.Error as exc:
             self._close_quietly()
-            raise StoreVersionError(f"{self.path} is not a usable memoryos store ({exc})") from None
+            raise classify(exc, self.path, f"opening {self.path}") from None
+        except BaseException:
+            self._close_quietly()
+            raise
 
     def _configure(self, durability: str, busy_timeout_ms: int) -> None:
         conn = self._live()
@@ -624,14 +656,21 @@ class SQLiteStore(Store):
             now = int(time.time())
             for name, script in MIGRATIONS:
                 if name not in applied:
-                    for statement in _statements(script):
-                        conn.execute(statement)
-                    conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, now))
+                    self._apply(conn, name, script, now)
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback_quietly(conn)  # the real cause propagates, not "no transaction is active"
             raise
+
+    def _apply(self, conn: sqlite3.Connection, name: str, script: str, now: int) -> None:
+        try:
+            for statement in _statements(script):
+                conn.execute(statement)
+            conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, now))
+        except sqlite3.Error as exc:
+            doing = f"migration {name} of {self.path} failed and was rolled back"
+            raise classify(exc, self.path, doing, MigrationError) from None
 
     def _live(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -658,15 +697,32 @@ class SQLiteStore(Store):
 
     def scrub(self) -> bool:
         """After an erasure: merge the index and truncate the WAL, so that (with secure_delete) no
-        erased byte stays in the database file or its WAL. False if a reader kept the WAL alive."""
+        erased byte stays in the database file or its WAL. False, at once, if another connection's
+        read snapshot kept the WAL alive (waiting for it would stall the caller for busy_timeout)."""
         with self.write("scrub") as tx:
             tx.merge_index()
         with self._lock, self._translated():
-            busy, _, _ = self._live().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            conn = self._live()
+            conn.execute("PRAGMA busy_timeout = 0")
+            try:
+                busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
         return not busy
 
     def bind_receipts(self, chain_id: str, key: bytes) -> None:
         self.chain_id, self.key = chain_id, key
+        self.mark.bind(key)
+
+    @property
+    def mark_failures(self) -> int:
+        return self.mark.failures
+
+    def mark_findings(self) -> list[str]:
+        """Receipts the chain's high-water mark says were committed and the outbox no longer has."""
+        with self.read() as tx:
+            head = tx.outbox_head()
+            return self.mark.findings(self.chain_id, self.key, head, tx.outbox_link)
 
     def meta(self, name: str) -> str | None:
         with self.read() as tx:
@@ -702,11 +758,12 @@ class SQLiteStore(Store):
             tx.flush_receipts()
             failpoint(label + ".before_commit")
             conn.execute("COMMIT")
-            self.commits += 1
         except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            _rollback_quietly(conn)
             raise
+        self.commits += 1
+        if tx.sealed is not None:
+            self.mark.record(self.chain_id, *tx.sealed)
 
     @contextmanager
     def read(self) -> Iterator[SQLiteTransaction]:
@@ -730,11 +787,9 @@ class SQLiteStore(Store):
         except sqlite3.OperationalError as exc:
             if _is_busy(exc):
                 raise StoreBusy("the store stayed locked by another writer: retry later") from None
-            raise StoreError(f"the database refused the operation ({exc}); nothing was written") from None
+            raise classify(exc, self.path, "nothing was written") from None
         except sqlite3.Error as exc:
-            raise StoreError(
-                f"the database failed ({type(exc).__name__}: {exc}); nothing was written"
-            ) from None
+            raise classify(exc, self.path, "nothing was written") from None
 
     def search(self, match: str, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]:
         """The exact top-`limit` of this scope's units valid at `as_of` (DESIGN §6).
@@ -795,6 +850,7 @@ class SQLiteStore(Store):
     def close(self) -> None:
         with self._lock:
             self._close_quietly()
+            self.mark.close()
 
     def _close_quietly(self) -> None:
         if self._conn is not None:

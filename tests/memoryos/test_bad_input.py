@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,21 @@ BAD_CALLS: dict[str, Call] = {
     "topics limit of zero": lambda m, s: m.topics(s, limit=0),
     "topics limit as text": lambda m, s: m.topics(s, limit="10"),  # type: ignore[arg-type]
     "context budget of zero": lambda m, s: m.context(s, "q", budget_tokens=0),
+    "ttl of 3,000,000 days": lambda m, s: m.put(s, "k", "v", ttl=timedelta(days=3_000_000)),
+    "ttl of timedelta.max": lambda m, s: m.remember(s, "hi", ttl=timedelta.max),
+    "at of datetime.max": lambda m, s: m.remember(s, "hi", at=datetime.max.replace(tzinfo=UTC)),
+    "at beyond datetime.max once in UTC": lambda m, s: m.remember(
+        s, "hi", at=datetime.max.replace(tzinfo=timezone(timedelta(hours=-5)))
+    ),
+    "valid_until of datetime.max": lambda m, s: m.put(
+        s, "k", "v", valid_until=datetime.max.replace(tzinfo=UTC)
+    ),
+    "as_of of datetime.max": lambda m, s: m.get(s, "k", as_of=datetime.max.replace(tzinfo=UTC)),
+    "export into a directory": lambda m, s: m.export(m.path.parent),
+    "export into a missing folder": lambda m, s: m.export(m.path.parent / "missing" / "e.jsonl"),
+    "export path with a NUL": lambda m, s: m.export("e\x00.jsonl"),
+    "receipts export into a directory": lambda m, s: m.export_receipts(m.path.parent),
+    "receipts export into a missing folder": lambda m, s: m.export_receipts(m.path.parent / "no" / "r.jsonl"),
 }
 BAD_SCOPES: dict[str, Any] = {
     "empty user": memoryos.Scope(user="", assistant="a"),
@@ -102,6 +117,57 @@ def test_unknown_config_is_refused() -> None:
         memoryos.Config().with_overrides(stm_size=3)
 
 
+BAD_CONFIG: dict[str, dict[str, Any]] = {
+    "an integer over 64 bits": {"stm_capacity": 2**70},
+    "an integer too large for a float": {"mtm_capacity": 10**400},
+    "seconds beyond any date": {"stm_idle_seconds": 1e300},
+    "a busy timeout over SQLite's int": {"busy_timeout_ms": 2**40},
+    "days beyond any date": {"stale_after_days": 1e9, "retired_after_days": 2e9},
+}
+
+
+@pytest.mark.parametrize("fields", BAD_CONFIG.values(), ids=BAD_CONFIG.keys())
+def test_out_of_range_config_is_refused_in_code_and_in_a_file(fields: dict[str, Any], tmp_path: Path) -> None:
+    from memoryos.settings import config_from_file
+
+    with pytest.raises(memoryos.ConfigError, match="must be"):
+        memoryos.Config(**fields)
+    path = tmp_path / "config.json"
+    path.write_text("{" + ", ".join(f'"{k}": {v!r}' for k, v in fields.items()) + "}")
+    with pytest.raises(memoryos.ConfigError, match=r"must be|cannot read the config file"):
+        config_from_file(str(path))
+
+
+BAD_PATHS: dict[str, Callable[[Path], Any]] = {
+    "a directory": lambda folder: folder,
+    "a missing folder": lambda folder: folder / "missing" / "m.db",
+    "a NUL in the name": lambda folder: str(folder / "m\x00.db"),
+}
+
+
+@pytest.mark.parametrize("path", BAD_PATHS.values(), ids=BAD_PATHS.keys())
+def test_a_path_that_cannot_hold_a_store_is_refused_clearly(
+    path: Callable[[Path], Any], tmp_path: Path
+) -> None:
+    with pytest.raises(memoryos.InvalidInput) as caught:
+        memoryos.open(path(tmp_path))
+    assert "NUL" in str(caught.value) or "director" in str(caught.value) or "folder" in str(caught.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing was created
+
+
+def test_a_failed_migration_names_itself_and_its_cause(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memoryos.store.sqlite as backend
+    from memoryos.store.schema import MIGRATIONS
+
+    memoryos.open(tmp_path / "m.db").close()
+    broken = (*MIGRATIONS, ("0099_broken", "ALTER TABLE nowhere ADD COLUMN x INTEGER;"))
+    monkeypatch.setattr(backend, "MIGRATIONS", broken)
+    with pytest.raises(memoryos.MigrationError, match=r"migration 0099_broken .* rolled back.*no such table"):
+        memoryos.open(tmp_path / "m.db")
+
+
 def test_driver_errors_never_escape(mem: memoryos.Memory, alice: memoryos.Scope, db: Path) -> None:
     import sqlite3
 
@@ -111,8 +177,11 @@ def test_driver_errors_never_escape(mem: memoryos.Memory, alice: memoryos.Scope,
     conn.close()
     for i in range(6):
         mem.remember(alice, f"turn {i}")
+    # The seventh turn commits; the promotion it makes due fails, is deferred, and is not raised.
+    mem.remember(alice, "the seventh turn triggers a promotion that needs the dropped table")
+    assert mem.lifecycle.followups.deferred == {"promotion": 1}
     with pytest.raises(memoryos.StoreError, match="nothing was written"):
-        mem.remember(alice, "the seventh turn triggers a promotion that needs the dropped table")
+        mem.maintain()  # which retries it, and reports the driver error as a StoreError
 
 
 def test_errors_form_one_tree() -> None:

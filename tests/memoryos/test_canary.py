@@ -181,7 +181,7 @@ class TestBrokenMemoryos:
     ) -> None:
         db = tmp_path / "agent.db"
         before = _existing_store(db)
-        monkeypatch.setenv(ENV_FAILPOINTS, "stm_to_mtm.after_commit=raise")
+        monkeypatch.setenv(ENV_FAILPOINTS, "store.before_commit=4*raise")
         verdict = Canary(db).run()
         assert verdict.exit_code == 1 and verdict.reason.startswith("batch write: InjectedFault")
         with memoryos.open(db) as mem:

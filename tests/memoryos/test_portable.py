@@ -80,7 +80,7 @@ def test_export_then_import_replays_the_same_store(ops: list[Op]) -> None:
         clock = FakeClock()
         with memoryos.open(folder / "a.db", clock=clock) as source:
             apply(source, clock, ops)
-            source.export(folder / "e.jsonl")
+            source.export(folder / "e.jsonl", scope_key=True)  # a redacted migration
             expected = snapshot(source)
             keys = {(i, w): source.get(s, w) for i, s in enumerate(SCOPES) for w in WORDS}
         with memoryos.open(folder / "b.db", clock=clock) as target:
@@ -102,7 +102,7 @@ def test_erased_content_is_not_exported_and_forgetting_again_is_a_no_op(
 ) -> None:
     mem.put(alice, "gone", "zqxgonecanaryjv")
     mem.forget(alice, "gone")
-    mem.export(tmp_path / "e.jsonl")
+    mem.export(tmp_path / "e.jsonl", scope_key=True)
     assert b"zqxgonecanaryjv" not in (tmp_path / "e.jsonl").read_bytes()
     with memoryos.open(tmp_path / "b.db", clock=clock) as target:
         target.import_jsonl(tmp_path / "e.jsonl")
@@ -117,7 +117,7 @@ def test_exports_are_redacted_unless_asked(tmp_path: Path, alice: memoryos.Scope
         mem.remember(alice, "and then to alice@example.com again")  # the first turn goes to MTM ...
         assert mem.maintain().summarized_segments == 1  # ... and a segment summary quotes it
         assert "alice@example.com" in mem.topics(alice)[0].summary
-        mem.export(tmp_path / "red.jsonl")
+        mem.export(tmp_path / "red.jsonl", scope_key=True)
         mem.export(tmp_path / "raw.jsonl", redacted=False)
     red = [orjson.loads(line) for line in (tmp_path / "red.jsonl").read_bytes().splitlines()]
     assert b"alice@example.com" not in (tmp_path / "red.jsonl").read_bytes()
@@ -139,7 +139,7 @@ def test_import_refuses_a_non_empty_store_and_bad_files_and_writes_nothing(
     mem: memoryos.Memory, alice: memoryos.Scope, tmp_path: Path
 ) -> None:
     mem.remember(alice, "hello")
-    mem.export(tmp_path / "e.jsonl")
+    mem.export(tmp_path / "e.jsonl", redacted=False)
     with pytest.raises(memoryos.InvalidInput, match="empty store"):
         mem.import_jsonl(tmp_path / "e.jsonl")
     lines = (tmp_path / "e.jsonl").read_bytes().splitlines()
@@ -157,8 +157,43 @@ def test_import_refuses_a_non_empty_store_and_bad_files_and_writes_nothing(
 def test_cli_export_import_and_forget_scope(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db, copy, out = str(tmp_path / "a.db"), str(tmp_path / "b.db"), str(tmp_path / "e.jsonl")
     assert main(["remember", "--db", db, "--user", "u", "--assistant", "a", "kiwi notes"]) == 0
-    assert main(["export", "--db", db, "--jsonl", out]) == 0
+    assert main(["export", "--db", db, "--jsonl", out, "--unredacted"]) == 0  # a migration
     assert main(["import", "--db", copy, "--jsonl", out]) == 0
     capsys.readouterr()
     assert main(["forget-scope", "--db", copy, "--user", "u"]) == 0
     assert orjson.loads(capsys.readouterr().out) == {"erased_versions": 1}
+
+
+def test_exports_are_owner_only_and_a_shared_one_carries_no_key_material(
+    mem: memoryos.Memory, alice: memoryos.Scope, tmp_path: Path
+) -> None:
+    import os
+
+    mem.remember(alice, "kiwi notes")
+    old = os.umask(0o000)  # even a permissive umask gives an owner-only file
+    try:
+        mem.export(tmp_path / "shared.jsonl")
+        mem.export(tmp_path / "migration.jsonl", redacted=False)
+        mem.export_receipts(tmp_path / "receipts.jsonl")
+    finally:
+        os.umask(old)
+    for name in ("shared.jsonl", "migration.jsonl", "receipts.jsonl"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+    scope_key = mem.store.meta("scope_key") or ""
+    shared = (tmp_path / "shared.jsonl").read_bytes()
+    assert scope_key.encode() not in shared
+    header = orjson.loads(shared.splitlines()[0])
+    assert header["carriesScopeKey"] is False and "scopeKey" not in header
+    migration = orjson.loads((tmp_path / "migration.jsonl").read_bytes().splitlines()[0])
+    assert migration["carriesScopeKey"] is True and migration["scopeKey"] == scope_key
+
+
+def test_a_shared_export_cannot_be_imported_as_a_migration(
+    mem: memoryos.Memory, alice: memoryos.Scope, tmp_path: Path
+) -> None:
+    mem.remember(alice, "kiwi notes")
+    mem.export(tmp_path / "shared.jsonl")
+    with memoryos.open(tmp_path / "b.db") as target:
+        with pytest.raises(memoryos.InvalidInput, match="carries no scope key"):
+            target.import_jsonl(tmp_path / "shared.jsonl")
+        assert target.status()["tiers"]["stm"] == 0
