@@ -22,7 +22,8 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 
 from memoryos.errors import MemoryOSError, StoreBusy, StoreClosed, StoreError, StoreVersionError
 from memoryos.failpoints import failpoint
-from memoryos.store.base import Store, Transaction
+from memoryos.store import search_sqlite as search_sql
+from memoryos.store.base import Postings, ScopeStats, SearchPlan, Store, Transaction
 from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, SegmentHead, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
 from receipts import ChainHead, ReceiptError, seal_all
@@ -30,11 +31,6 @@ from receipts import ChainHead, ReceiptError, seal_all
 _UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
 _JSON_COLUMNS = frozenset({"source_ids", "derived_from"})
 _SELECT_UNIT = "SELECT rowid, " + ", ".join(_UNIT_COLUMNS) + " FROM units"
-
-
-def scope_token(user: str, assistant: str) -> str:
-    """The index token of a scope; must agree with the generated column units.scope_token."""
-    return f"s{user[:16]}{assistant[:16]}"
 
 
 def _is_busy(exc: BaseException) -> bool:
@@ -48,8 +44,9 @@ def _unit(row: Sequence[Any]) -> Unit:
     return Unit(**values, rowid=row[0])
 
 
+_INSERTED_COLUMNS = (*_UNIT_COLUMNS, *search_sql.INDEX_COLUMNS)
 _INSERT_UNIT = (
-    f"INSERT INTO units ({', '.join(_UNIT_COLUMNS)}) VALUES ({', '.join('?' * len(_UNIT_COLUMNS))})"
+    f"INSERT INTO units ({', '.join(_INSERTED_COLUMNS)}) VALUES ({', '.join('?' * len(_INSERTED_COLUMNS))})"
 )
 _INSERT_SOURCE = "INSERT OR IGNORE INTO unit_sources (source_id, memory_id) VALUES (?, ?)"
 
@@ -62,6 +59,7 @@ def _row(unit: Unit) -> list[Any]:
     values = list(_unit_values(unit))
     for i in _JSON_AT:
         values[i] = orjson.dumps(values[i]).decode()  # tuples of ids, as JSON arrays
+    values.extend(search_sql.unit_index_values(unit))  # the triggers file its postings
     return values
 
 
@@ -276,8 +274,7 @@ class SQLiteTransaction(Transaction):
         )
 
     def merge_index(self) -> None:
-        """Rewrite the full-text index into one segment, so deleted terms leave the file too."""
-        self._conn.execute("INSERT INTO units_fts (units_fts) VALUES ('optimize')")
+        """Nothing to merge: the postings are plain rows, and secure_delete zeroes deleted ones."""
 
     def expired(self, now: int, limit: int) -> list[Unit]:
         return self._units(
@@ -627,6 +624,7 @@ class SQLiteStore(Store):
                     for statement in _statements(script):
                         conn.execute(statement)
                     conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, now))
+            search_sql.reindex_pending(conn)  # rows written before 0005 (or by a raw INSERT)
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
             conn.execute("COMMIT")
         except BaseException:
@@ -736,24 +734,24 @@ class SQLiteStore(Store):
                 f"the database failed ({type(exc).__name__}: {exc}); nothing was written"
             ) from None
 
-    def search(self, match: str, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]:
+    # -- the search port (SQL in memoryos/store/search_sqlite.py) ------------------------------
+    def scope_stats(self, user: str, assistant: str, terms: Sequence[str]) -> ScopeStats:
+        with self._lock, self._translated():
+            return search_sql.scope_stats(self._live(), search_sql.scope_token(user, assistant), terms)
+
+    def search(self, plan: SearchPlan, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]:
         """The exact top-`limit` of this scope's units valid at `as_of` (DESIGN §6).
 
-        Scope is part of the full-text match, so only this scope's units are scored. Candidates come
-        in one total order (bm25, then the more recently stored) and are filtered on validity and
-        status in that order until `limit` survive: the same result as filtering every match first
-        and ranking afterwards, without a table lookup per match.
+        Candidates come in one total order (BM25 over the scope's own statistics, then the more
+        recently stored) and are filtered on validity and status in that order until `limit`
+        survive: the same result as filtering every match first and ranking afterwards.
         """
-        fts = f'scope_token : "{scope_token(user, assistant)}" AND body : ({match})'
+        token = search_sql.scope_token(user, assistant)
         wanted = max(2 * limit, 16)
         with self._lock, self._translated():
             conn = self._live()
             while True:
-                ranked = conn.execute(
-                    "SELECT rowid, bm25(units_fts, 1.0, 0.0) AS score FROM units_fts WHERE units_fts MATCH ?"
-                    " ORDER BY score, rowid DESC LIMIT ?",
-                    (fts, wanted),
-                ).fetchall()
+                ranked = search_sql.ranked(conn, token, plan, wanted)
                 valid = self._valid_hits(conn, ranked, as_of)
                 if len(valid) >= limit or len(ranked) < wanted:
                     return valid[:limit]
@@ -771,25 +769,36 @@ class SQLiteStore(Store):
             (*rowids, as_of, as_of),
         )
         units = {row[0]: _unit(row) for row in rows}
-        return [Hit(units[rowid], -score) for rowid, score in ranked if rowid in units]
+        return [Hit(units[rowid], score) for rowid, score in ranked if rowid in units]
 
-    def matches(self, match: str, limit: int) -> list[Unit]:
-        """Every unit the query matches, in any scope or state (for explain); never returned as hits."""
-        sql = (
-            f"SELECT u.rowid, {', '.join('u.' + c for c in _UNIT_COLUMNS)} FROM units_fts"
-            " JOIN units u ON u.rowid = units_fts.rowid WHERE units_fts MATCH ? LIMIT ?"
-        )
+    def matches(self, terms: Sequence[str], user: str, assistant: str, limit: int) -> list[Unit]:
+        token = search_sql.scope_token(user, assistant)
         with self._lock, self._translated():
-            return [_unit(r) for r in self._live().execute(sql, (f"body : ({match})", limit))]
+            conn = self._live()
+            docs = search_sql.matched_docs(conn, token, terms, limit)
+            found: list[Unit] = []
+            for chunk in range(0, len(docs), 500):
+                part = docs[chunk : chunk + 500]
+                found.extend(
+                    _unit(r)
+                    for r in conn.execute(
+                        f"{_SELECT_UNIT} WHERE rowid IN ({', '.join('?' * len(part))}) ORDER BY rowid", part
+                    )
+                )
+            return found
+
+    def turn_postings(
+        self, terms: Sequence[str], user: str, assistant: str, turn_ids: Sequence[str]
+    ) -> dict[str, Postings]:
+        token = search_sql.scope_token(user, assistant)
+        with self._lock, self._translated():
+            return search_sql.turn_postings(self._live(), token, terms, turn_ids)
 
     def integrity(self) -> list[str]:
         with self._lock, self._translated():
             conn = self._live()
             found = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
-            try:
-                conn.execute("INSERT INTO units_fts (units_fts, rank) VALUES ('integrity-check', 1)")
-            except sqlite3.DatabaseError as exc:
-                found.append(f"full-text index: {exc}")
+            found.extend(search_sql.integrity(conn))
         return [] if found == ["ok"] else [f for f in found if f != "ok"]
 
     def close(self) -> None:

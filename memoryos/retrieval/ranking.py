@@ -1,0 +1,66 @@
+"""BM25 over one scope's own statistics, and the choice of a long query's terms (pure).
+
+Every number here comes from the caller's scope: its document count, its average document length
+and each term's document frequency among its documents. Nothing another scope writes can move a
+score, an order or a choice of terms. A backend only aggregates `weight * saturation(tf, length)`
+per document (SQL can: see memoryos/store/search_sqlite.py); the weights are computed here once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from memoryos.store.base import ScopeStats, SearchPlan
+
+K1 = 1.2
+B = 0.75
+MAX_QUERY_WORDS = 32
+
+
+def idf(documents: int, frequency: int) -> float:
+    """Okapi BM25's idf, kept positive (Lucene's form): a term in every document still counts a little."""
+    return math.log(1.0 + (documents - frequency + 0.5) / (frequency + 0.5))
+
+
+def informative(
+    words: Sequence[tuple[str, ...]], frequencies: Mapping[str, int], limit: int = MAX_QUERY_WORDS
+) -> list[tuple[str, ...]]:
+    """The `limit` query words this scope knows that are rarest in it (the most informative), in
+    query order. A word's frequency is that of its commonest indexed form; unknown words add nothing."""
+    known = [w for w in words if any(frequencies.get(t, 0) for t in w)]
+    rarity = {w: max(frequencies.get(t, 0) for t in w) for w in known}
+    order = {w: i for i, w in enumerate(known)}
+    kept = set(sorted(known, key=lambda w: (rarity[w], order[w]))[:limit])
+    return [w for w in known if w in kept]
+
+
+def plan(words: Sequence[tuple[str, ...]], stats: ScopeStats) -> SearchPlan | None:
+    """The weights of the query's chosen terms in this scope; None when no term occurs in it."""
+    chosen = informative(words, stats.frequencies)
+    weights = {
+        term: idf(stats.documents, stats.frequencies[term])
+        for word in chosen
+        for term in word
+        if stats.frequencies.get(term, 0)
+    }
+    return SearchPlan(weights, stats.average_length, K1, B) if weights else None
+
+
+def score(plan: SearchPlan, frequencies: Mapping[str, int], length: int) -> float:
+    """The BM25 score of one document given its term frequencies (the same sum the SQL computes)."""
+    norm = plan.k1 * (1.0 - plan.b + plan.b * length / plan.average_length)
+    return sum(
+        weight * frequencies[term] * (plan.k1 + 1.0) / (frequencies[term] + norm)
+        for term, weight in plan.weights.items()
+        if frequencies.get(term)
+    )
+
+
+def evidence(sources: Sequence[str], scores: Mapping[str, float], limit: int) -> tuple[str, ...]:
+    """A derived unit's source turns as bounded evidence: those that match the query, best first
+    (ties keep the stored order), then the rest in stored order; at most `limit`."""
+    order = {turn: i for i, turn in enumerate(sources)}
+    matching = sorted((t for t in sources if scores.get(t, 0.0) > 0), key=lambda t: (-scores[t], order[t]))
+    rest = [t for t in sources if scores.get(t, 0.0) <= 0]
+    return tuple([*matching, *rest][:limit])
