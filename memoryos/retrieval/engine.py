@@ -40,9 +40,7 @@ class Retriever:
             return None
         return ranking.plan(words, self.store.scope_stats(sk.user, sk.assistant, terms))
 
-    def recall(
-        self, sk: ScopeKey, query: str, k: int, moment: int, now: int, *, explain: bool
-    ) -> Recall:
+    def recall(self, sk: ScopeKey, query: str, k: int, moment: int, now: int, *, explain: bool) -> Recall:
         plan = self.plan(sk, query)
         found = [] if plan is None else self.store.search(plan, sk.user, sk.assistant, moment, k)
         units = [h.unit for h in found]

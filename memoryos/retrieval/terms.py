@@ -21,6 +21,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from functools import cache, lru_cache
+from typing import Protocol
 
 import snowballstemmer
 
@@ -48,9 +49,14 @@ LATIN_LANGUAGES = tuple(LANGUAGE_STOPWORDS)
 KEY_WEIGHT = 2  # a key's terms count this many times each
 
 
+class _Stemmer(Protocol):
+    def stemWord(self, word: str) -> str: ...  # noqa: N802  (the library's name)
+
+
 @cache
-def _stemmer(language: str) -> snowballstemmer.stemmer:  # type: ignore[name-defined]
-    return snowballstemmer.stemmer(language)
+def _stemmer(language: str) -> _Stemmer:
+    stemmer: _Stemmer = snowballstemmer.stemmer(language)
+    return stemmer
 
 
 @lru_cache(maxsize=200_000)
