@@ -50,7 +50,7 @@ KEY_WEIGHT = 2  # a key's terms count this many times each
 
 
 class _Stemmer(Protocol):
-    def stemWord(self, word: str) -> str: ...  # noqa: N802  (the library's name)
+    def stemWord(self, word: str) -> str: ...
 
 
 @cache
