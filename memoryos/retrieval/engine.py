@@ -42,28 +42,45 @@ class Retriever:
 
     def recall(self, sk: ScopeKey, query: str, k: int, moment: int, now: int, *, explain: bool) -> Recall:
         plan = self.plan(sk, query)
-        found = [] if plan is None else self.store.search(plan, sk.user, sk.assistant, moment, k)
-        units = [h.unit for h in found]
-        run_id = self.retrieved(sk, units, now)
-        evidence = self.evidence(sk, plan, units)
-        hits = [_hit(h.unit, h.score, evidence.get(h.unit.ref, ())) for h in found]
+        found = [] if plan is None else self.store.search(plan, sk.user, sk.assistant, moment, _fetch(k))
+        chosen = self.spend(sk, plan, [h.unit for h in found], [h.score for h in found], k)
+        run_id = self.retrieved(sk, [unit for unit, _ in chosen], now)
+        hits = [_hit(unit, candidate) for unit, candidate in chosen]
         excluded = (
             [] if not explain or plan is None else self.explain(sk, plan, moment, {h.ref for h in hits})
         )
         return Recall(run_id, hits, excluded)
 
-    def evidence(
-        self, sk: ScopeKey, plan: SearchPlan | None, units: Sequence[Unit]
-    ) -> dict[str, tuple[str, ...]]:
-        """For each unit built from several turns: those turns, most relevant to the query first
-        (BM25 of each turn's own text under the same plan), at most MAX_EVIDENCE of them."""
+    def spend(
+        self, sk: ScopeKey, plan: SearchPlan | None, units: Sequence[Unit], scores: Sequence[float], k: int
+    ) -> list[tuple[Unit, ranking.Candidate]]:
+        """Rank fairly and spend k hits on distinct evidence (README "Recall").
+
+        A unit built from several turns (a distilled record) stands for the turns of it that match
+        the query, best first, and scores as its best such turn: it cannot outrank real evidence by
+        pooling words of unrelated turns. A hit whose turns the better hits already cover is skipped."""
+        if plan is None:
+            return []
         derived = [u for u in units if len(u.source_ids) > 1]
-        if plan is None or not derived:
-            return {}
+        turn_scores = self.turn_scores(sk, plan, derived)
+        candidates = []
+        for unit, score in zip(units, scores, strict=True):
+            if len(unit.source_ids) > 1:
+                turns = ranking.evidence(unit.source_ids, turn_scores, MAX_EVIDENCE)
+                best = max((turn_scores.get(t, 0.0) for t in turns), default=0.0)
+                candidates.append(ranking.Candidate(unit.ref, min(score, best) if best > 0 else score, turns))
+            else:
+                candidates.append(ranking.Candidate(unit.ref, score, unit.source_ids or (unit.memory_id,)))
+        by_ref = {u.ref: u for u in units}
+        return [(by_ref[c.ref], c) for c in ranking.spend(candidates, k)]
+
+    def turn_scores(self, sk: ScopeKey, plan: SearchPlan, derived: Sequence[Unit]) -> dict[str, float]:
+        """BM25 of each source turn's own text under the query's plan (turns of derived units only)."""
         turns = sorted({t for u in derived for t in u.source_ids})
+        if not turns:
+            return {}
         postings = self.store.turn_postings(list(plan.weights), sk.user, sk.assistant, turns)
-        scores = {t: ranking.score(plan, p.frequencies, p.length) for t, p in postings.items()}
-        return {u.ref: ranking.evidence(u.source_ids, scores, MAX_EVIDENCE) for u in derived}
+        return {t: ranking.score(plan, p.frequencies, p.length) for t, p in postings.items()}
 
     def explain(self, sk: ScopeKey, plan: SearchPlan, moment: int, returned: set[str]) -> list[Excluded]:
         """Why this scope's other matches were left out; other scopes' units are never looked at."""
@@ -193,15 +210,20 @@ def tokens(line: str) -> int:
     return -(-len(line) // 4)  # about 4 characters a token, rounded up
 
 
-def _hit(unit: Unit, score: float, evidence: tuple[str, ...]) -> Hit:
+def _fetch(k: int) -> int:
+    """How many ranked units to read for k hits: room for the ones spend() skips."""
+    return 2 * k + 8
+
+
+def _hit(unit: Unit, candidate: ranking.Candidate) -> Hit:
     return Hit(
         unit.memory_id,
         unit.version,
         unit.ref,
         unit.tier,
         unit.body,
-        score,
+        candidate.score,
         unit.key,
         unit.kind,
-        evidence or unit.source_ids or (unit.memory_id,),
+        candidate.turns,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from memoryos.store.base import ScopeStats, SearchPlan
 
@@ -58,9 +59,34 @@ def score(plan: SearchPlan, frequencies: Mapping[str, int], length: int) -> floa
 
 
 def evidence(sources: Sequence[str], scores: Mapping[str, float], limit: int) -> tuple[str, ...]:
-    """A derived unit's source turns as bounded evidence: those that match the query, best first
-    (ties keep the stored order), then the rest in stored order; at most `limit`."""
+    """A derived unit's evidence: the source turns that match the query, best first (ties keep the
+    stored order), at most `limit`; the first source alone when none does (a model's summary)."""
     order = {turn: i for i, turn in enumerate(sources)}
     matching = sorted((t for t in sources if scores.get(t, 0.0) > 0), key=lambda t: (-scores[t], order[t]))
-    rest = [t for t in sources if scores.get(t, 0.0) <= 0]
-    return tuple([*matching, *rest][:limit])
+    return tuple(matching[:limit]) or tuple(sources[:1])
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A ranked unit before the budget is spent: its BM25 score and the turns it stands for."""
+
+    ref: str
+    score: float
+    turns: tuple[str, ...]
+
+
+def spend(candidates: Sequence[Candidate], k: int) -> list[Candidate]:
+    """The k candidates to hand out, best first (ties keep the store's order: the newer first),
+    skipping any whose turns the ones before it already cover: each hit brings new evidence."""
+    order = sorted(range(len(candidates)), key=lambda i: (-candidates[i].score, i))
+    covered: set[str] = set()
+    chosen: list[Candidate] = []
+    for i in order:
+        candidate = candidates[i]
+        if covered.issuperset(candidate.turns):
+            continue
+        covered.update(candidate.turns)
+        chosen.append(candidate)
+        if len(chosen) == k:
+            break
+    return chosen

@@ -30,7 +30,8 @@ from memoryos.policies.text import STOPWORDS
 # Han, Hiragana, Katakana (with the prolonged-sound mark), Hangul syllables and jamo, CJK
 # compatibility ideographs, and the iteration mark 々.
 _CJK = "\u3005\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u1100-\u11ff\uac00-\ud7af\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]+|(?:(?![{_CJK}])[^\W_])+")
+_LETTERS = rf"(?:(?![{_CJK}])[^\W_])+"
+_TOKEN = re.compile(rf"[{_CJK}]+|{_LETTERS}(?:'{_LETTERS})*")  # apostrophes inside words: brother's
 _IS_CJK = re.compile(rf"[{_CJK}]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _GREEK = re.compile(r"[\u0370-\u03ff]")
@@ -61,7 +62,12 @@ def _stemmer(language: str) -> _Stemmer:
 
 @lru_cache(maxsize=200_000)
 def stem(word: str, language: str) -> str:
-    """One lowercased word's term in `language` (cached: vocabularies are Zipfian)."""
+    """One lowercased word's term in `language` (cached: vocabularies are Zipfian). English's
+    stemmer knows its apostrophes (brother's -> brother); elsewhere a short elided word before
+    one goes (l'école -> école, dell'anno -> anno) and a clitic after a long one does (Peter's)."""
+    if "'" in word and language != "english":
+        head, _, tail = word.rpartition("'")
+        word = tail if len(head) <= 4 else head
     stemmed: str = _stemmer(language).stemWord(word)
     return _plain(stemmed)
 
@@ -75,7 +81,7 @@ def _plain(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """The lowercased word and CJK-run tokens of a text, in order."""
-    return [w.lower() for w in _TOKEN.findall(text)]
+    return [w.lower() for w in _TOKEN.findall(text.replace("\u2019", "'"))]
 
 
 def language_of(tokens: Iterable[str]) -> str:
@@ -90,7 +96,7 @@ def _script_language(word: str, latin: str) -> str | None:
         return "russian"
     if _GREEK.search(word):
         return "greek"
-    return latin if word.isalpha() else None  # digits and mixed tokens stay as they are
+    return latin if word.replace("'", "").isalpha() else None  # digits and mixed tokens stay as they are
 
 
 def _cjk_grams(run: str, *, unigrams: bool) -> list[str]:
