@@ -13,7 +13,7 @@ flattened to their turns through `source_ids`, and the first 10 distinct turns a
 baselines rank the same user's raw turns: a plain Okapi BM25 (lowercase words, a plural stemmer)
 and a plain SQLite FTS5 table with the porter tokenizer. Ratios are memoryos / baseline, one run.
 
-    python bench/bench_recall.py                                  # the full run, writes bench/results/recall.md
+    python bench/bench_recall.py                                  # full run: bench/results/recall.md
     python bench/bench_recall.py --users 3 --sessions 4 --out ''  # a quick slice
 """
 
@@ -207,7 +207,7 @@ def generate(users: int, sessions: int, rng: random.Random, chatter: int = 20) -
         convo = Conversation(f"user-{u}")
         values = {slot: rng.choice(options) for slot, options in SLOTS.items()}
         plan: list[list[tuple[str, str | None]]] = [[] for _ in range(sessions)]
-        for n, (statement, question) in enumerate(FACTS):
+        for n, (statement, _) in enumerate(FACTS):
             plan[n % max(1, sessions - 1)].append((_fill(statement, values), f"fact{n}"))
         for n, (first, second, _) in enumerate(HOPS):
             at = rng.randrange(max(1, sessions - 2))
@@ -375,7 +375,8 @@ def report(results: dict[str, dict[str, float]], args: argparse.Namespace, turns
     lines = [
         f"# Recall quality benchmark — {datetime.now(UTC):%Y-%m-%d}",
         "",
-        f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}.",
+        f"Machine: {os.cpu_count()} cores, Python {platform.python_version()},"
+        f" SQLite {sqlite3.sqlite_version}.",
         f"Command: `python bench/bench_recall.py --users {args.users} --sessions {args.sessions}"
         f" --chatter {args.chatter} --seed {args.seed} --k {args.k}`",
         f"Data: {args.users} generated users, {args.sessions} sessions each, {turns:,} turns,"

@@ -76,7 +76,8 @@ def _plain(word: str) -> str:
     if word.isascii():
         return word
     decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    # NFKD also unfolds compatibility forms (ligatures, full-width letters), spaces included.
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and not c.isspace())
 
 
 def words(text: str) -> list[str]:
@@ -116,7 +117,7 @@ def _document_terms(text: str) -> list[str]:
             continue
         language = _script_language(token, latin)
         terms.append(_plain(token) if language is None else stem(token, language))
-    return terms
+    return [t for t in terms if t]
 
 
 def index_terms(body: str, key: str | None = None, kind: str | None = None) -> Counter[str]:
@@ -140,8 +141,8 @@ def query_words(query: str) -> list[tuple[str, ...]]:
     for token in meaningful or tokens:
         if _IS_CJK.match(token):
             found.extend((gram,) for gram in _cjk_grams(token, unigrams=False))
-        else:
-            found.append(_variants(token))
+        elif variants := tuple(v for v in _variants(token) if v):
+            found.append(variants)
     return list(dict.fromkeys(found))
 
 

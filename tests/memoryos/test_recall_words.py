@@ -134,8 +134,14 @@ class TestLongQueries:
 class TestEvidence:
     def test_evidence_lists_matching_turns_best_first_and_is_bounded(self) -> None:
         sources = ("t1", "t2", "t3", "t4", "t5", "t6", "t7")
-        scores = {"t4": 2.0, "t2": 3.0, "t6": 2.0}
-        assert ranking.evidence(sources, scores, 5) == ("t2", "t4", "t6", "t1", "t3")
+        scores = {"t4": 2.0, "t2": 3.0, "t6": 2.0, "t7": 1.0}
+        assert ranking.evidence(sources, scores, 3) == ("t2", "t4", "t6")
+        assert ranking.evidence(sources, {}, 3) == ("t1",)  # a summary in other words: its first turn
+
+    def test_a_hit_whose_turns_are_covered_is_skipped(self) -> None:
+        record = ranking.Candidate("r@1", 5.0, ("t1", "t2"))
+        pages = [ranking.Candidate("p1@1", 4.0, ("t1",)), ranking.Candidate("p3@1", 3.0, ("t3",))]
+        assert [c.ref for c in ranking.spend([*pages, record], 2)] == ["r@1", "p3@1"]
 
     def test_a_distilled_record_names_the_turn_that_answers_first(
         self, tmp_path: Path, alice: memoryos.Scope
