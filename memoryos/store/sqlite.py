@@ -23,8 +23,8 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 from memoryos.errors import MemoryOSError, StoreBusy, StoreClosed, StoreError, StoreVersionError
 from memoryos.failpoints import failpoint
 from memoryos.store import search_sqlite as search_sql
-from memoryos.store.base import Postings, ScopeStats, SearchPlan, Store, Transaction
-from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, SegmentHead, Unit
+from memoryos.store.base import Store, Transaction
+from memoryos.store.rows import CandidateRow, Intent, PageNote, Segment, SegmentHead, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
 from receipts import ChainHead, ReceiptError, seal_all
 
@@ -555,7 +555,7 @@ class SQLiteTransaction(Transaction):
         self._conn.execute("INSERT OR REPLACE INTO export_cursors VALUES (?, ?)", (name, seq))
 
 
-class SQLiteStore(Store):
+class SQLiteStore(search_sql.SQLiteSearch, Store):
     """One database file holding every tier and the receipt outbox."""
 
     def __init__(
@@ -734,65 +734,24 @@ class SQLiteStore(Store):
                 f"the database failed ({type(exc).__name__}: {exc}); nothing was written"
             ) from None
 
-    # -- the search port (SQL in memoryos/store/search_sqlite.py) ------------------------------
-    def scope_stats(self, user: str, assistant: str, terms: Sequence[str]) -> ScopeStats:
-        with self._lock, self._translated():
-            return search_sql.scope_stats(self._live(), search_sql.scope_token(user, assistant), terms)
-
-    def search(self, plan: SearchPlan, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]:
-        """The exact top-`limit` of this scope's units valid at `as_of` (DESIGN §6).
-
-        Candidates come in one total order (BM25 over the scope's own statistics, then the more
-        recently stored) and are filtered on validity and status in that order until `limit`
-        survive: the same result as filtering every match first and ranking afterwards.
-        """
-        token = search_sql.scope_token(user, assistant)
-        wanted = max(2 * limit, 16)
-        with self._lock, self._translated():
-            conn = self._live()
-            while True:
-                ranked = search_sql.ranked(conn, token, plan, wanted)
-                valid = self._valid_hits(conn, ranked, as_of)
-                if len(valid) >= limit or len(ranked) < wanted:
-                    return valid[:limit]
-                wanted *= 4
-
-    @staticmethod
-    def _valid_hits(conn: sqlite3.Connection, ranked: list[tuple[int, float]], as_of: int) -> list[Hit]:
-        if not ranked:
-            return []
-        rowids = [r[0] for r in ranked]
-        rows = conn.execute(
-            f"{_SELECT_UNIT} WHERE rowid IN ({', '.join('?' * len(rowids))})"
-            " AND status IN ('active', 'stale')"
-            " AND valid_from <= ? AND (valid_until IS NULL OR valid_until > ?)",
-            (*rowids, as_of, as_of),
+    # -- the search port lives in memoryos/store/search_sqlite.py (SQLiteSearch) -----------------
+    def _units_by_rowid(
+        self, conn: sqlite3.Connection, rowids: Sequence[int], as_of: int | None
+    ) -> list[Unit]:
+        """Units by rowid, oldest first; with `as_of`, only those active or stale and valid then."""
+        found: list[Unit] = []
+        valid = (
+            ""
+            if as_of is None
+            else " AND status IN ('active', 'stale') AND valid_from <= ?"
+            " AND (valid_until IS NULL OR valid_until > ?)"
         )
-        units = {row[0]: _unit(row) for row in rows}
-        return [Hit(units[rowid], score) for rowid, score in ranked if rowid in units]
-
-    def matches(self, terms: Sequence[str], user: str, assistant: str, limit: int) -> list[Unit]:
-        token = search_sql.scope_token(user, assistant)
-        with self._lock, self._translated():
-            conn = self._live()
-            docs = search_sql.matched_docs(conn, token, terms, limit)
-            found: list[Unit] = []
-            for chunk in range(0, len(docs), 500):
-                part = docs[chunk : chunk + 500]
-                found.extend(
-                    _unit(r)
-                    for r in conn.execute(
-                        f"{_SELECT_UNIT} WHERE rowid IN ({', '.join('?' * len(part))}) ORDER BY rowid", part
-                    )
-                )
-            return found
-
-    def turn_postings(
-        self, terms: Sequence[str], user: str, assistant: str, turn_ids: Sequence[str]
-    ) -> dict[str, Postings]:
-        token = search_sql.scope_token(user, assistant)
-        with self._lock, self._translated():
-            return search_sql.turn_postings(self._live(), token, terms, turn_ids)
+        for start in range(0, len(rowids), 500):
+            part = list(rowids[start : start + 500])
+            params = [*part] if as_of is None else [*part, as_of, as_of]
+            sql = f"{_SELECT_UNIT} WHERE rowid IN ({', '.join('?' * len(part))}){valid} ORDER BY rowid"
+            found.extend(_unit(r) for r in conn.execute(sql, params))
+        return found
 
     def integrity(self) -> list[str]:
         with self._lock, self._translated():
