@@ -17,6 +17,9 @@ from memoryos.store.base import ScopeStats, SearchPlan
 K1 = 1.2
 B = 0.75
 MAX_QUERY_WORDS = 32
+# A derived unit names a turn as evidence only if it matches at least this share of its best turn's
+# score: a weak match would take a turn slot from better evidence.
+EVIDENCE_SHARE = 0.5
 
 
 def idf(documents: int, frequency: int) -> float:
@@ -58,12 +61,18 @@ def score(plan: SearchPlan, frequencies: Mapping[str, int], length: int) -> floa
     )
 
 
-def evidence(sources: Sequence[str], scores: Mapping[str, float], limit: int) -> tuple[str, ...]:
-    """A derived unit's evidence: the source turns that match the query, best first (ties keep the
-    stored order), at most `limit`; the first source alone when none does (a model's summary)."""
+def evidence(
+    sources: Sequence[str], scores: Mapping[str, float], limit: int, share: float = EVIDENCE_SHARE
+) -> tuple[str, ...]:
+    """A derived unit's evidence: its source turns that match the query about as well as its best
+    one (at least `share` of that score), best first (ties keep the stored order), at most `limit`;
+    its first source alone when none matches (a model's summary in other words)."""
     order = {turn: i for i, turn in enumerate(sources)}
-    matching = sorted((t for t in sources if scores.get(t, 0.0) > 0), key=lambda t: (-scores[t], order[t]))
-    return tuple(matching[:limit]) or tuple(sources[:1])
+    best = max((scores.get(t, 0.0) for t in sources), default=0.0)
+    if best <= 0:
+        return tuple(sources[:1])
+    strong = [t for t in sources if scores.get(t, 0.0) >= max(share * best, 1e-12)]
+    return tuple(sorted(strong, key=lambda t: (-scores[t], order[t]))[:limit])
 
 
 @dataclass(frozen=True)

@@ -134,8 +134,9 @@ class TestLongQueries:
 class TestEvidence:
     def test_evidence_lists_matching_turns_best_first_and_is_bounded(self) -> None:
         sources = ("t1", "t2", "t3", "t4", "t5", "t6", "t7")
-        scores = {"t4": 2.0, "t2": 3.0, "t6": 2.0, "t7": 1.0}
+        scores = {"t4": 2.0, "t2": 3.0, "t6": 2.0, "t5": 1.6, "t7": 1.0}  # t7: under half the best
         assert ranking.evidence(sources, scores, 3) == ("t2", "t4", "t6")
+        assert ranking.evidence(sources, scores, 9) == ("t2", "t4", "t6", "t5")
         assert ranking.evidence(sources, {}, 3) == ("t1",)  # a summary in other words: its first turn
 
     def test_a_hit_whose_turns_are_covered_is_skipped(self) -> None:
