@@ -160,13 +160,18 @@ class TestEvidence:
         with memoryos.open(tmp_path / "m.db", clock=FakeClock(), heat_threshold=1.0) as mem:
             stored = [mem.remember(alice, line) for line in lines]
             mem.maintain()
-            found = mem.recall(alice, "which garden hose leaks", k=20)
             with mem.store.read() as tx:
-                built = {u.ref: len(u.source_ids) for u in tx.scope_units(None, None, 1000)}
-            derived = [h for h in found.hits if h.tier == "lpm" and built[h.ref] > 1]
-            assert derived, "the hot segment was distilled into a record built from several turns"
-            assert derived[0].source_ids[0] == stored[2].memory_id
-            assert all(len(h.source_ids) <= 5 for h in found.hits)
+                records = [
+                    u for u in tx.scope_units(None, None, 1000) if u.tier == "lpm" and len(u.source_ids) > 1
+                ]
+            assert records, "the hot segment was distilled into a record built from several turns"
+            sk = mem._scopes(alice)
+            plan = mem.retriever.plan(sk, "which garden hose leaks")
+            [(_unit, candidate)] = mem.retriever.spend(sk, plan, records[:1], [9.0], 1)
+            assert candidate.turns == (stored[2].memory_id,)  # the one turn that answers
+            assert candidate.score < 9.0  # it scores as that turn, not as the pooled words of seven
+            found = mem.recall(alice, "which garden hose leaks", k=20)
+            assert [h.source_ids for h in found.hits].count((stored[2].memory_id,)) == 1  # never twice
 
 
 class TestUpgrade:
