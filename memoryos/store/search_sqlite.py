@@ -72,7 +72,7 @@ def ranked(conn: sqlite3.Connection, token: str, plan: SearchPlan, limit: int) -
     cte, params = _weights_cte(plan)
     sql = (
         f"{cte} SELECT p.doc, sum(q.weight * p.tf * (? + 1.0) / (p.tf + ? * (1.0 - ? + ? * p.length / ?)))"
-        " AS score FROM q CROSS JOIN search_postings p ON p.scope_token = ? AND p.term = q.term"
+        " AS score FROM q JOIN search_postings p ON p.scope_token = ? AND p.term = q.term"
         " GROUP BY p.doc ORDER BY score DESC, p.doc DESC LIMIT ?"
     )
     k1, b = plan.k1, plan.b
