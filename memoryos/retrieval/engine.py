@@ -58,7 +58,8 @@ class Retriever:
 
         A unit built from several turns (a distilled record) stands for the turns of it that match
         the query, best first, and scores as its best such turn: it cannot outrank real evidence by
-        pooling words of unrelated turns. A hit whose turns the better hits already cover is skipped."""
+        pooling words of unrelated turns. A hit whose turns the better hits already cover goes after
+        every hit that brings new evidence."""
         if plan is None:
             return []
         derived = [u for u in units if len(u.source_ids) > 1]
@@ -211,7 +212,7 @@ def tokens(line: str) -> int:
 
 
 def _fetch(k: int) -> int:
-    """How many ranked units to read for k hits: room for the ones spend() skips."""
+    """How many ranked units to read for k hits: room for the ones spend() puts last."""
     return 2 * k + 8
 
 

@@ -85,17 +85,15 @@ class Candidate:
 
 
 def spend(candidates: Sequence[Candidate], k: int) -> list[Candidate]:
-    """The k candidates to hand out, best first (ties keep the store's order: the newer first),
-    skipping any whose turns the ones before it already cover: each hit brings new evidence."""
+    """The k candidates to hand out, best first (ties keep the store's order: the newer first).
+    One whose turns the better ones already cover brings no new evidence: it goes after all that
+    do, so it fills a slot only when nothing new is left."""
     order = sorted(range(len(candidates)), key=lambda i: (-candidates[i].score, i))
     covered: set[str] = set()
-    chosen: list[Candidate] = []
+    fresh: list[Candidate] = []
+    repeats: list[Candidate] = []
     for i in order:
         candidate = candidates[i]
-        if covered.issuperset(candidate.turns):
-            continue
+        (repeats if covered.issuperset(candidate.turns) else fresh).append(candidate)
         covered.update(candidate.turns)
-        chosen.append(candidate)
-        if len(chosen) == k:
-            break
-    return chosen
+    return [*fresh, *repeats][:k]
