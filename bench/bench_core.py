@@ -205,19 +205,40 @@ def raw_move(conn: sqlite3.Connection, rows: list[tuple[str, str, str]]) -> None
     conn.execute("COMMIT")
 
 
+def raw_search_table(conn: sqlite3.Connection) -> None:
+    """The raw baseline's index: a plain FTS5 table over the same index terms memoryos makes
+    (its tokenizer: stems, CJK bigrams), each repeated as often as it occurs."""
+    conn.execute("DROP TABLE IF EXISTS raw_fts")
+    conn.execute("CREATE VIRTUAL TABLE raw_fts USING fts5 (terms)")
+    rows = conn.execute("SELECT rowid, terms FROM units WHERE terms IS NOT NULL").fetchall()
+    conn.execute("BEGIN")
+    conn.executemany(
+        "INSERT INTO raw_fts (rowid, terms) VALUES (?, ?)",
+        [
+            (rowid, " ".join(t for t, n in orjson.loads(terms).items() for _ in range(n)))
+            for rowid, terms in rows
+        ],
+    )
+    conn.execute("COMMIT")
+
+
 def measure_recall(mem: memoryos.Memory, db: Path, samples: int, rng: random.Random) -> tuple[float, float]:
+    """recall(k=10) against a raw FTS5 bm25() top-10 over the same terms of the same units."""
     scope = memoryos.Scope(user="recall-user", assistant="bench")
     conn = raw_connection(db, mem.config.durability)
+    if conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'raw_fts'").fetchone()[0] == 0:
+        raw_search_table(conn)
     ours, base = [], []
     for _ in range(samples):
         query = f"{rng.choice(TOPICS)} {rng.choice(WORDS[:300])}"
-        match = " OR ".join(f'"{w}"' for w in query.split())
+        plan = mem.retriever.plan(mem._scopes(scope), query)
+        match = " OR ".join(f'"{t}"' for t in (plan.weights if plan else query.split()))
         ours.append(timed(lambda q=query: mem.recall(scope, q, k=10)))  # type: ignore[misc]
         base.append(
             timed(
                 lambda m=match: conn.execute(  # type: ignore[misc]
-                    "SELECT rowid, bm25(units_fts) FROM units_fts WHERE units_fts MATCH ?"
-                    " ORDER BY bm25(units_fts)"
+                    "SELECT rowid, bm25(raw_fts) FROM raw_fts WHERE raw_fts MATCH ?"
+                    " ORDER BY bm25(raw_fts)"
                     " LIMIT 10",
                     (m,),
                 ).fetchall()

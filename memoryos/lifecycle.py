@@ -16,7 +16,7 @@ from memoryos.errors import NotFound
 from memoryos.failpoints import failpoint
 from memoryos.followups import FollowUps
 from memoryos.logs import get_logger
-from memoryos.model import Excluded, Finding, Forgotten, Maintenance
+from memoryos.model import Finding, Forgotten, Maintenance
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.distill import PageView
 from memoryos.policies.lpm import decayed_status
@@ -323,16 +323,6 @@ class Lifecycle:
         return len(by_scope)
 
     # -- explain, check, export, status ----------------------------------------------------------
-    def explain(self, match: str, scope: ScopeKey, moment: int, returned: set[str]) -> list[Excluded]:
-        excluded = []
-        for unit in self.store.matches(match, 200):
-            if unit.ref in returned:
-                continue
-            why = _exclusion(unit, scope, moment)
-            if why is not None:
-                excluded.append(Excluded(unit.memory_id, unit.version, why))
-        return excluded
-
     def check(self, now: int) -> list[Finding]:
         findings = [Finding("integrity", detail) for detail in self.store.integrity()]
         findings.extend(self.followups.findings())
@@ -438,20 +428,6 @@ def _by_scope(units: list[Unit]) -> dict[tuple[str, str], list[Unit]]:
 
 def _in_scope(units: list[Unit], scope: ScopeKey) -> list[Unit]:
     return [u for u in units if (u.user_scope, u.assistant_scope) == (scope.user, scope.assistant)]
-
-
-def _exclusion(unit: Unit, scope: ScopeKey, moment: int) -> str | None:
-    if (unit.user_scope, unit.assistant_scope) != (scope.user, scope.assistant):
-        return "other_scope"
-    if unit.status == "retired":
-        return "retired"
-    if unit.status == "superseded" and unit.valid_until is not None and unit.valid_until <= moment:
-        return "superseded"
-    if unit.valid_from > moment:
-        return "not_yet_valid"
-    if unit.valid_until is not None and unit.valid_until <= moment:
-        return "expired"
-    return None
 
 
 def _chain_findings(tx: Transaction) -> list[Finding]:

@@ -27,7 +27,6 @@ from memoryos.model import (
     Excluded,
     Finding,
     Forgotten,
-    Hit,
     Maintenance,
     Recall,
     Record,
@@ -40,9 +39,9 @@ from memoryos.policies.capture import Event
 from memoryos.policies.distill import ExtractiveSummarizer, Summarizer
 from memoryos.policies.lpm import DECAYING_KINDS, Reconcile, reconcile
 from memoryos.policies.notes import ExtractiveNotes, NoteWriter
-from memoryos.policies.text import fts_query
-from memoryos.promotion import Promoter, content_hash, segment_heat
+from memoryos.promotion import Promoter, content_hash
 from memoryos.receipting import Drafts
+from memoryos.retrieval.engine import Retriever
 from memoryos.scope import Pseudonymizer, Scope, ScopeKey
 from memoryos.settings import Config, from_environment
 from memoryos.store.base import Transaction
@@ -188,6 +187,7 @@ class Memory:
             self.store, config, self.drafts, self.promoter, self._key_hash, notes=notes or ExtractiveNotes()
         )
         self.lifecycle.note_lost_receipts()  # before anything writes a receipt and moves the mark
+        self.retriever = Retriever(self.store, config, self.drafts)
         self.recovered = self.lifecycle.recover(self._now())
         if self.telemetry.enabled:
             self.telemetry.watch(self._gauges)
@@ -543,20 +543,14 @@ class Memory:
     def recall(
         self, scope: Scope, query: str, *, k: int = 5, as_of: datetime | None = None, explain: bool = False
     ) -> Recall:
-        """Top-k units of this scope valid at `as_of`, filtered before ranking; ties go to the newest."""
+        """Top-k units of this scope valid at `as_of`, filtered before ranking; ties go to the newest.
+        Ranked by BM25 over this scope's own statistics (memoryos.retrieval)."""
         sk = self._scope(scope)
         query = validation.text(query, "query", self.config.max_text_bytes)
         k = validation.positive_int(k, "k", MAX_K)
         now = self._now()
         moment = now if as_of is None else to_micros(as_of, "as_of")
-        match = fts_query(query)
-        found = [] if match is None else self.store.search(match, sk.user, sk.assistant, moment, k)
-        run_id = self._retrieved(sk, [h.unit for h in found], now)
-        hits = [_hit(h.unit, h.score) for h in found]
-        excluded = (
-            self.lifecycle.explain(match, sk, moment, {h.ref for h in hits}) if explain and match else []
-        )
-        return Recall(run_id, hits, excluded)
+        return self.retriever.recall(sk, query, k, moment, now, explain=explain)
 
     # -- capture with an approval gate ---------------------------------------------------------------
     def observe(self, scope: Scope, event: Event | Mapping[str, Any]) -> Candidate | None:
@@ -620,17 +614,6 @@ class Memory:
             raise NotFound("no pending candidate with that id in this scope: list them with candidates()")
         return rows[0]
 
-    def _retrieved(self, sk: ScopeKey, units: Sequence[Unit], now: int) -> str:
-        """One retrieve run: receipts for every unit handed out, and visits for their segments."""
-        run_id = uuid7()
-        with self.store.write("retrieve", durable=False) as tx:
-            tx.visit_segments(sorted({u.segment_id for u in units if u.segment_id}), now)
-            for unit in units:
-                tx.emit(self.drafts.about(run_id, "retrieve", unit, fromTier=unit.tier))
-            if not units:
-                tx.emit(self.drafts.base(run_id, "retrieve", "committed", sk.user, sk.assistant))
-        return run_id
-
     @traced("search_memory", _describe)
     def context(self, scope: Scope, query: str, *, budget_tokens: int = 1000, k: int = 20) -> Context:
         """The memory block for a prompt: drawer records whose key the query names, then the best
@@ -640,58 +623,7 @@ class Memory:
         query = validation.text(query, "query", self.config.max_text_bytes)
         budget = validation.positive_int(budget_tokens, "budget_tokens", 10_000_000)
         k = validation.positive_int(k, "k", MAX_K)
-        now = self._now()
-        with self.store.read() as tx:
-            named = [
-                _valid_at(tx.key_versions(sk.user, sk.assistant, key), now)
-                for key in tx.drawer_keys(sk.user, sk.assistant, 10_000)
-                if key.lower() in query.lower()
-            ]
-        match = fts_query(query)
-        recalled = (
-            [] if match is None else [h.unit for h in self.store.search(match, sk.user, sk.assistant, now, k)]
-        )
-        pairs: list[tuple[Unit | None, Unit]] = [
-            (None, u) for u in named if u is not None and u.status != "retired"
-        ]
-        pairs += self._threads(sk, recalled, now)
-        chosen: list[Unit] = []
-        lines: list[str] = []
-        used = 0
-        for earlier, unit in pairs:
-            # The item itself first; the page it continues only when both fit, and just before it.
-            taken = {c.ref for c in chosen}
-            line = _context_line(unit)
-            if unit.ref in taken or used + _tokens(line) > budget:
-                continue
-            if earlier is not None and earlier.ref not in taken:
-                before = _context_line(earlier)
-                if used + _tokens(before) + _tokens(line) <= budget:
-                    chosen.append(earlier)
-                    lines.append(before)
-                    used += _tokens(before)
-            chosen.append(unit)
-            lines.append(line)
-            used += _tokens(line)
-        run_id = self._retrieved(sk, chosen, now)
-        return Context(run_id, "\n".join(lines), [u.ref for u in chosen], used)
-
-    def _threads(self, sk: ScopeKey, recalled: list[Unit], now: int) -> list[tuple[Unit | None, Unit]]:
-        """Continuity: each recalled unit with the page it continues (its page note says which),
-        so that an answer out of the middle of a conversation can come with its question."""
-        with self.store.read() as tx:
-            notes = tx.notes_of([u.memory_id for u in recalled if u.tier == "mtm"])
-            earlier = {n.follows for n in notes.values() if n.follows is not None}
-            before = {
-                u.memory_id: u
-                for u in tx.units_by_ids(sorted(earlier))
-                if (u.user_scope, u.assistant_scope) == (sk.user, sk.assistant) and _valid_at([u], now)
-            }
-        pairs: list[tuple[Unit | None, Unit]] = []
-        for unit in recalled:
-            note = notes.get(unit.memory_id)
-            pairs.append((before.get(note.follows) if note and note.follows else None, unit))
-        return pairs
+        return self.retriever.context(sk, query, budget, k, self._now())
 
     @traced("search_memory", _describe)
     def topics(self, scope: Scope, *, limit: int = 10) -> list[Topic]:
@@ -699,24 +631,7 @@ class Memory:
         the summaries maintain() wrote (`stale` until it has seen the newest pages)."""
         sk = self._scope(scope)
         limit = validation.positive_int(limit, "limit", 1000)
-        now = self._now()
-        with self.store.read() as tx:
-            segments = tx.segments(sk.user, sk.assistant)
-            heats = {s.segment_id: segment_heat(self.config, s, now) for s in segments}
-            hottest = sorted(segments, key=lambda s: (-heats[s.segment_id], s.segment_id))[:limit]
-            pages = {s.segment_id: tx.page_count(s.segment_id) for s in hottest}
-        return [
-            Topic(
-                s.segment_id,
-                s.summary,
-                list(s.keywords)[:8],
-                pages[s.segment_id],
-                round(heats[s.segment_id], 3),
-                s.summary_stale,
-                s.summary_degraded,
-            )
-            for s in hottest
-        ]
+        return self.retriever.topics(sk, limit, self._now())
 
     def generated(
         self, scope: Scope, run_id: str, *, depends_on: Sequence[str], outcome: str | None = None
@@ -865,14 +780,6 @@ def _current(versions: Sequence[Unit]) -> Unit | None:
     return live[-1] if live else None
 
 
-def _context_line(unit: Unit) -> str:
-    return f"[{unit.key}] {unit.body}" if unit.key else f"- {unit.body}"
-
-
-def _tokens(line: str) -> int:
-    return -(-len(line) // 4)  # about 4 characters a token, rounded up
-
-
 def _valid_at(versions: Sequence[Unit], moment: int) -> Unit | None:
     valid = [
         u for u in versions if u.valid_from <= moment and (u.valid_until is None or moment < u.valid_until)
@@ -910,20 +817,6 @@ def _record(unit: Unit) -> Record:
         source=unit.source,
         recorded_at=from_micros(unit.created_at),
         reason=unit.reason,
-    )
-
-
-def _hit(unit: Unit, score: float) -> Hit:
-    return Hit(
-        unit.memory_id,
-        unit.version,
-        unit.ref,
-        unit.tier,
-        unit.body,
-        score,
-        unit.key,
-        unit.kind,
-        unit.source_ids or (unit.memory_id,),
     )
 
 

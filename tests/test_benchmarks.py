@@ -51,3 +51,32 @@ def test_benchmark_runs_and_reports(script: str, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     report = result.stdout + ((tmp_path / "result.md").read_text() if script in WRITES_OUT else "")
     assert "ratio" in report.lower(), report[-2000:]  # every benchmark states a ratio to its baseline
+
+
+def test_recall_quality_does_not_regress_on_a_slice(tmp_path: Path) -> None:
+    """bench_recall.py on a small seeded slice: memoryos finds at least as much evidence as the
+    plain BM25 and FTS5 porter baselines over the same turns, and ranks it no lower (MRR)."""
+    out = tmp_path / "recall.md"
+    args = [
+        sys.executable,
+        str(BENCH / "bench_recall.py"),
+        "--users",
+        "3",
+        "--sessions",
+        "6",
+        "--chatter",
+        "16",
+    ]
+    result = subprocess.run(
+        [*args, "--out", str(out)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    rows = {
+        cells[0]: [float(c) for c in cells[1:]]
+        for line in out.read_text().splitlines()
+        if (cells := [c.strip() for c in line.strip("|").split("|")])[0]
+        in {"memoryos", "bm25", "fts5_porter"}
+    }
+    ours, bm25, porter = rows["memoryos"], rows["bm25"], rows["fts5_porter"]
+    assert ours[0] >= max(bm25[0], porter[0]), rows  # evidence recall@10
+    assert ours[2] >= max(bm25[2], porter[2]), rows  # MRR

@@ -1,4 +1,6 @@
-"""Deterministic, extractive text handling: tokens, keywords, similarity, summaries, FTS queries."""
+"""Deterministic, extractive text handling: tokens, keywords, similarity, summaries.
+
+Search terms (stemming, CJK, query words) live in memoryos.retrieval.terms."""
 
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ STOPWORDS = frozenset(
     they this to too up us was we were what when where which who why will with would you your yes ok
     okay just also about please thanks thank let lets i'm it's don't""".split()
 )
-MAX_QUERY_TERMS = 32
 
 
 def tokens(text: str) -> list[str]:
@@ -68,13 +69,3 @@ def ranked(counts: Mapping[str, int], limit: int = 64) -> dict[str, int]:
     """The `limit` strongest keywords, strongest first (ties alphabetical): stored in this order,
     the first n keys are the top n with no further sorting."""
     return {w: counts[w] for w in top_keywords(counts, limit)}
-
-
-def fts_query(query: str) -> str | None:
-    """ORs the query's words (stopwords dropped unless nothing else is left), each quoted for FTS5."""
-    words = list(dict.fromkeys(tokens(query)))
-    meaningful = [w for w in words if w not in STOPWORDS]
-    words = (meaningful or words)[:MAX_QUERY_TERMS]
-    if not words:
-        return None
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)

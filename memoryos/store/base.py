@@ -9,9 +9,70 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any
 
 from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, SegmentHead, Unit
+
+
+@dataclass(frozen=True)
+class ScopeStats:
+    """What one scope's index knows about some terms: its documents, their total length in terms,
+    and each term's document frequency among them (absent terms are left out)."""
+
+    documents: int
+    length: int
+    frequencies: Mapping[str, int]
+
+    @property
+    def average_length(self) -> float:
+        return self.length / self.documents if self.documents else 1.0
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """A query ready to run: each term's BM25 weight (its idf in the scope), the scope's average
+    document length and the BM25 constants. memoryos.retrieval.ranking makes it."""
+
+    weights: Mapping[str, float]
+    average_length: float
+    k1: float
+    b: float
+
+
+@dataclass(frozen=True)
+class Postings:
+    """One document's frequencies of some query terms, and its length in terms."""
+
+    frequencies: Mapping[str, int]
+    length: int
+
+
+class SearchIndex(ABC):
+    """The retrieval port: per-scope term statistics and BM25 aggregation (DESIGN §9).
+
+    Every answer depends only on the given scope's units: a backend keeps document frequencies and
+    lengths per scope, in the transaction that writes a unit, and never reads another scope's."""
+
+    @abstractmethod
+    def scope_stats(self, user: str, assistant: str, terms: Sequence[str]) -> ScopeStats: ...
+
+    @abstractmethod
+    def search(self, plan: SearchPlan, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]:
+        """The exact top-`limit` by BM25 (then the more recently stored) of this scope's units that
+        are valid at `as_of`, active or stale."""
+
+    @abstractmethod
+    def matches(self, terms: Sequence[str], user: str, assistant: str, limit: int) -> list[Unit]:
+        """Units of this scope (any state or validity) holding any of the terms, oldest first."""
+
+    @abstractmethod
+    def turn_postings(
+        self, terms: Sequence[str], user: str, assistant: str, turn_ids: Sequence[str]
+    ) -> dict[str, Postings]:
+        """The terms' frequencies in the text of each of this scope's turns: the STM turn itself,
+        or the MTM page that holds it. Turns no longer stored, or holding none of the terms, are
+        left out."""
 
 
 class Transaction(ABC):
@@ -207,7 +268,7 @@ class Transaction(ABC):
     def set_cursor(self, name: str, seq: int) -> None: ...
 
 
-class Store(ABC):
+class Store(SearchIndex):
     """A backend holding every tier and the receipt outbox, with atomic write transactions."""
 
     commits: int
@@ -238,12 +299,6 @@ class Store(ABC):
 
     @abstractmethod
     def read(self) -> AbstractContextManager[Transaction]: ...
-
-    @abstractmethod
-    def search(self, match: str, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]: ...
-
-    @abstractmethod
-    def matches(self, match: str, limit: int) -> list[Unit]: ...
 
     @abstractmethod
     def integrity(self) -> list[str]: ...

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -161,6 +161,82 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE TRIGGER page_notes_gone AFTER DELETE ON units WHEN old.tier = 'mtm' BEGIN
             DELETE FROM page_notes WHERE memory_id = old.memory_id;
             UPDATE page_notes SET follows = NULL WHERE follows = old.memory_id;
+        END;
+        """,
+    ),
+    (
+        # Ranking per scope (DESIGN §9): FTS5's bm25() counts every scope's documents, so the full-text
+        # table gives way to per-scope postings with their own statistics, maintained by triggers in
+        # the transaction that writes the unit. `terms` (JSON {term: frequency}, made by
+        # memoryos.retrieval.terms) is NULL until the unit is indexed; the store indexes such rows in
+        # the migration's transaction, so a store made by 0.1.0 opens with every unit searchable.
+        "0005_search_per_scope",
+        """
+        DROP TRIGGER units_fts_insert;
+        DROP TRIGGER units_fts_delete;
+        DROP TRIGGER units_fts_update;
+        DROP TABLE units_fts;
+        ALTER TABLE units ADD COLUMN terms TEXT;
+        ALTER TABLE units ADD COLUMN term_count INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX units_unindexed ON units (rowid) WHERE terms IS NULL;
+        CREATE TABLE search_postings (
+            scope_token TEXT NOT NULL,
+            term TEXT NOT NULL,
+            doc INTEGER NOT NULL,
+            tf INTEGER NOT NULL,
+            length INTEGER NOT NULL,
+            PRIMARY KEY (scope_token, term, doc)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE search_terms (
+            scope_token TEXT NOT NULL,
+            term TEXT NOT NULL,
+            df INTEGER NOT NULL,
+            PRIMARY KEY (scope_token, term)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE search_scopes (
+            scope_token TEXT PRIMARY KEY,
+            docs INTEGER NOT NULL,
+            length INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE TRIGGER units_search_insert AFTER INSERT ON units WHEN new.terms IS NOT NULL BEGIN
+            INSERT INTO search_postings (scope_token, term, doc, tf, length)
+                SELECT new.scope_token, key, new.rowid, value, new.term_count FROM json_each(new.terms);
+            INSERT INTO search_terms (scope_token, term, df)
+                SELECT new.scope_token, key, 1 FROM json_each(new.terms) WHERE true
+                ON CONFLICT (scope_token, term) DO UPDATE SET df = df + 1;
+            INSERT INTO search_scopes (scope_token, docs, length)
+                SELECT new.scope_token, 1, new.term_count WHERE new.terms IS NOT NULL
+                ON CONFLICT (scope_token) DO UPDATE SET docs = docs + 1, length = length + excluded.length;
+        END;
+        CREATE TRIGGER units_search_delete AFTER DELETE ON units WHEN old.terms IS NOT NULL BEGIN
+            DELETE FROM search_postings WHERE scope_token = old.scope_token AND doc = old.rowid
+                AND term IN (SELECT key FROM json_each(old.terms));
+            UPDATE search_terms SET df = df - 1
+                WHERE scope_token = old.scope_token AND term IN (SELECT key FROM json_each(old.terms));
+            DELETE FROM search_terms WHERE scope_token = old.scope_token AND df <= 0
+                AND term IN (SELECT key FROM json_each(old.terms));
+            UPDATE search_scopes SET docs = docs - 1, length = length - old.term_count
+                WHERE scope_token = old.scope_token AND old.terms IS NOT NULL;
+            DELETE FROM search_scopes WHERE scope_token = old.scope_token AND docs <= 0;
+        END;
+        CREATE TRIGGER units_search_update AFTER UPDATE OF terms ON units BEGIN
+            DELETE FROM search_postings WHERE scope_token = old.scope_token AND doc = old.rowid
+                AND term IN (SELECT key FROM json_each(old.terms));
+            UPDATE search_terms SET df = df - 1
+                WHERE scope_token = old.scope_token AND term IN (SELECT key FROM json_each(old.terms));
+            DELETE FROM search_terms WHERE scope_token = old.scope_token AND df <= 0
+                AND term IN (SELECT key FROM json_each(old.terms));
+            UPDATE search_scopes SET docs = docs - 1, length = length - old.term_count
+                WHERE scope_token = old.scope_token AND old.terms IS NOT NULL;
+            DELETE FROM search_scopes WHERE scope_token = old.scope_token AND docs <= 0;
+            INSERT INTO search_postings (scope_token, term, doc, tf, length)
+                SELECT new.scope_token, key, new.rowid, value, new.term_count FROM json_each(new.terms);
+            INSERT INTO search_terms (scope_token, term, df)
+                SELECT new.scope_token, key, 1 FROM json_each(new.terms) WHERE true
+                ON CONFLICT (scope_token, term) DO UPDATE SET df = df + 1;
+            INSERT INTO search_scopes (scope_token, docs, length)
+                SELECT new.scope_token, 1, new.term_count WHERE new.terms IS NOT NULL
+                ON CONFLICT (scope_token) DO UPDATE SET docs = docs + 1, length = length + excluded.length;
         END;
         """,
     ),

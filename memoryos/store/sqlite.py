@@ -30,9 +30,10 @@ from memoryos.errors import (
     StoreVersionError,
 )
 from memoryos.failpoints import failpoint
+from memoryos.store import search_sqlite as search_sql
 from memoryos.store.base import Store, Transaction
 from memoryos.store.mark import ChainMark
-from memoryos.store.rows import CandidateRow, Hit, Intent, PageNote, Segment, SegmentHead, Unit
+from memoryos.store.rows import CandidateRow, Intent, PageNote, Segment, SegmentHead, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
 from memoryos.store.sqlite_files import check_path, classify, fill_shared_memory, reserve_shared_memory
 from receipts import ChainHead, ReceiptError, seal_all
@@ -40,11 +41,6 @@ from receipts import ChainHead, ReceiptError, seal_all
 _UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
 _JSON_COLUMNS = frozenset({"source_ids", "derived_from"})
 _SELECT_UNIT = "SELECT rowid, " + ", ".join(_UNIT_COLUMNS) + " FROM units"
-
-
-def scope_token(user: str, assistant: str) -> str:
-    """The index token of a scope; must agree with the generated column units.scope_token."""
-    return f"s{user[:16]}{assistant[:16]}"
 
 
 def _rollback_quietly(conn: sqlite3.Connection) -> None:
@@ -65,8 +61,9 @@ def _unit(row: Sequence[Any]) -> Unit:
     return Unit(**values, rowid=row[0])
 
 
+_INSERTED_COLUMNS = (*_UNIT_COLUMNS, *search_sql.INDEX_COLUMNS)
 _INSERT_UNIT = (
-    f"INSERT INTO units ({', '.join(_UNIT_COLUMNS)}) VALUES ({', '.join('?' * len(_UNIT_COLUMNS))})"
+    f"INSERT INTO units ({', '.join(_INSERTED_COLUMNS)}) VALUES ({', '.join('?' * len(_INSERTED_COLUMNS))})"
 )
 _INSERT_SOURCE = "INSERT OR IGNORE INTO unit_sources (source_id, memory_id) VALUES (?, ?)"
 
@@ -79,6 +76,7 @@ def _row(unit: Unit) -> list[Any]:
     values = list(_unit_values(unit))
     for i in _JSON_AT:
         values[i] = orjson.dumps(values[i]).decode()  # tuples of ids, as JSON arrays
+    values.extend(search_sql.unit_index_values(unit))  # the triggers file its postings
     return values
 
 
@@ -295,8 +293,7 @@ class SQLiteTransaction(Transaction):
         )
 
     def merge_index(self) -> None:
-        """Rewrite the full-text index into one segment, so deleted terms leave the file too."""
-        self._conn.execute("INSERT INTO units_fts (units_fts) VALUES ('optimize')")
+        """Nothing to merge: the postings are plain rows, and secure_delete zeroes deleted ones."""
 
     def expired(self, now: int, limit: int) -> list[Unit]:
         return self._units(
@@ -581,7 +578,7 @@ class SQLiteTransaction(Transaction):
         self._conn.execute("INSERT OR REPLACE INTO export_cursors VALUES (?, ?)", (name, seq))
 
 
-class SQLiteStore(Store):
+class SQLiteStore(search_sql.SQLiteSearch, Store):
     """One database file holding every tier and the receipt outbox."""
 
     def __init__(
@@ -657,6 +654,7 @@ class SQLiteStore(Store):
             for name, script in MIGRATIONS:
                 if name not in applied:
                     self._apply(conn, name, script, now)
+            search_sql.reindex_pending(conn)  # rows written before 0005 (or by a raw INSERT)
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
             conn.execute("COMMIT")
         except BaseException:
@@ -791,60 +789,30 @@ class SQLiteStore(Store):
         except sqlite3.Error as exc:
             raise classify(exc, self.path, "nothing was written") from None
 
-    def search(self, match: str, user: str, assistant: str, as_of: int, limit: int) -> list[Hit]:
-        """The exact top-`limit` of this scope's units valid at `as_of` (DESIGN §6).
-
-        Scope is part of the full-text match, so only this scope's units are scored. Candidates come
-        in one total order (bm25, then the more recently stored) and are filtered on validity and
-        status in that order until `limit` survive: the same result as filtering every match first
-        and ranking afterwards, without a table lookup per match.
-        """
-        fts = f'scope_token : "{scope_token(user, assistant)}" AND body : ({match})'
-        wanted = max(2 * limit, 16)
-        with self._lock, self._translated():
-            conn = self._live()
-            while True:
-                ranked = conn.execute(
-                    "SELECT rowid, bm25(units_fts, 1.0, 0.0) AS score FROM units_fts WHERE units_fts MATCH ?"
-                    " ORDER BY score, rowid DESC LIMIT ?",
-                    (fts, wanted),
-                ).fetchall()
-                valid = self._valid_hits(conn, ranked, as_of)
-                if len(valid) >= limit or len(ranked) < wanted:
-                    return valid[:limit]
-                wanted *= 4
-
-    @staticmethod
-    def _valid_hits(conn: sqlite3.Connection, ranked: list[tuple[int, float]], as_of: int) -> list[Hit]:
-        if not ranked:
-            return []
-        rowids = [r[0] for r in ranked]
-        rows = conn.execute(
-            f"{_SELECT_UNIT} WHERE rowid IN ({', '.join('?' * len(rowids))})"
-            " AND status IN ('active', 'stale')"
-            " AND valid_from <= ? AND (valid_until IS NULL OR valid_until > ?)",
-            (*rowids, as_of, as_of),
+    # -- the search port lives in memoryos/store/search_sqlite.py (SQLiteSearch) -----------------
+    def _units_by_rowid(
+        self, conn: sqlite3.Connection, rowids: Sequence[int], as_of: int | None
+    ) -> list[Unit]:
+        """Units by rowid, oldest first; with `as_of`, only those active or stale and valid then."""
+        found: list[Unit] = []
+        valid = (
+            ""
+            if as_of is None
+            else " AND status IN ('active', 'stale') AND valid_from <= ?"
+            " AND (valid_until IS NULL OR valid_until > ?)"
         )
-        units = {row[0]: _unit(row) for row in rows}
-        return [Hit(units[rowid], -score) for rowid, score in ranked if rowid in units]
-
-    def matches(self, match: str, limit: int) -> list[Unit]:
-        """Every unit the query matches, in any scope or state (for explain); never returned as hits."""
-        sql = (
-            f"SELECT u.rowid, {', '.join('u.' + c for c in _UNIT_COLUMNS)} FROM units_fts"
-            " JOIN units u ON u.rowid = units_fts.rowid WHERE units_fts MATCH ? LIMIT ?"
-        )
-        with self._lock, self._translated():
-            return [_unit(r) for r in self._live().execute(sql, (f"body : ({match})", limit))]
+        for start in range(0, len(rowids), 500):
+            part = list(rowids[start : start + 500])
+            params = [*part] if as_of is None else [*part, as_of, as_of]
+            sql = f"{_SELECT_UNIT} WHERE rowid IN ({', '.join('?' * len(part))}){valid} ORDER BY rowid"
+            found.extend(_unit(r) for r in conn.execute(sql, params))
+        return found
 
     def integrity(self) -> list[str]:
         with self._lock, self._translated():
             conn = self._live()
             found = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
-            try:
-                conn.execute("INSERT INTO units_fts (units_fts, rank) VALUES ('integrity-check', 1)")
-            except sqlite3.DatabaseError as exc:
-                found.append(f"full-text index: {exc}")
+            found.extend(search_sql.integrity(conn))
         return [] if found == ["ok"] else [f for f in found if f != "ok"]
 
     def close(self) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memoryos.errors import StoreClosed, StoreError
-from memoryos.store.base import Store
+from memoryos.store.base import SearchPlan, Store
 from memoryos.store.rows import Intent, Segment, SegmentHead, Unit
 from receipts import ZERO_HASH, link_hash, parse_line, uuid7
 
@@ -76,7 +76,7 @@ class StoreContract:
             tx.insert_unit(unit(body="kiwi kiwi kiwi expired", valid_until=5))
             tx.insert_unit(unit(body="kiwi lasting"))
             tx.insert_unit(unit(body="kiwi kiwi other scope", user_scope="c" * 32))
-        hits = store.search('"kiwi"', USER, ASSISTANT, as_of=10, limit=1)
+        hits = store.search(SearchPlan({"kiwi": 1.0}, 3.0, 1.2, 0.75), USER, ASSISTANT, as_of=10, limit=1)
         assert [h.unit.body for h in hits] == ["kiwi lasting"]
 
     def test_segments_and_intents_round_trip(self, store: Store) -> None:

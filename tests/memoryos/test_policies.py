@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from memoryos.policies import segments, stm
 from memoryos.policies.heat import HeatParams, heat, is_hot
 from memoryos.policies.lpm import Reconcile, RecordView, decayed_status, evict_from_list, reconcile
-from memoryos.policies.text import coverage, fts_query
+from memoryos.policies.text import coverage
 
 PAPER = HeatParams()
 
@@ -112,16 +112,3 @@ class TestLpm:
             decayed_status(kind="fact", status="retired", last_seen=0, now=0, stale_after=1, retired_after=2)
             == "retired"
         )
-
-
-class TestQueries:
-    @given(st.text(max_size=200))
-    def test_fts_queries_only_contain_quoted_words(self, query: str) -> None:
-        match = fts_query(query)
-        if match is not None:
-            for term in match.split(" OR "):
-                assert term.startswith('"') and term.endswith('"')
-
-    def test_stopwords_are_dropped_unless_nothing_else_is_left(self) -> None:
-        assert fts_query("how do I release blyck?") == '"release" OR "blyck"'
-        assert fts_query("how do I") == '"how" OR "do" OR "i"'
