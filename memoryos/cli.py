@@ -15,16 +15,8 @@ from typing import Any
 import orjson
 
 import memoryos
+from memoryos.exit_codes import exit_code
 from memoryos.settings import config_from_file, default_db_path
-
-EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
-    (memoryos.Rejected, 3),
-    (memoryos.NotFound, 4),
-    (memoryos.InvalidInput, 2),
-    (memoryos.ConfigError, 2),
-    (memoryos.StoreError, 5),
-    (memoryos.MemoryOSError, 5),
-)
 
 
 def _jsonable(value: Any) -> Any:
@@ -480,9 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result = args.func(args)
     except memoryos.MemoryOSError as exc:
-        code = next(c for kind, c in EXIT_CODES if isinstance(exc, kind))
         print(f"memoryos: {exc}", file=sys.stderr)
-        return code
+        return exit_code(exc)
     if result is not None:
         emit(result, args.table)
     return int(args.exit_code)

@@ -45,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import memoryos
 from memoryos import validation
+from memoryos.exit_codes import exit_code
 from memoryos.memory import MAX_K, key_path_for
 from memoryos.settings import default_db_path, from_environment
 
@@ -401,14 +402,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from memoryos.cli import EXIT_CODES  # lazily: the CLI may import this module for `memoryos mcp`
-
     args = build_parser().parse_args(argv)
     try:
         serve(args.db, args.user, args.assistant, args.session)
     except memoryos.MemoryOSError as exc:
         print(f"memoryos mcp: {exc}", file=sys.stderr)
-        return next(code for kind, code in EXIT_CODES if isinstance(exc, kind))
+        return exit_code(exc)
     return 0
 
 
