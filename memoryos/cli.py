@@ -1,12 +1,15 @@
 """`memoryos` command line: a thin layer over the library. JSON by default, --table for people.
 
 Exit codes: 0 success; 1 `check` found problems; 2 usage or invalid input; 3 refused by the
-no-store rule; 4 not found; 5 store error. Errors map to exit codes only in main().
+no-store rule; 4 not found (a key, or the store itself for a command that only reads); 5 store
+error; 141 the reader closed the pipe (`| head`). Errors map to exit codes only in main().
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -15,6 +18,8 @@ from typing import Any
 import orjson
 
 import memoryos
+from memoryos import validation
+from memoryos._version import __version__
 from memoryos.exit_codes import exit_code
 from memoryos.settings import config_from_file, default_db_path
 
@@ -60,8 +65,29 @@ def _scope(args: argparse.Namespace) -> memoryos.Scope:
     return memoryos.Scope(user=args.user, assistant=args.assistant, session=args.session)
 
 
+#: Commands that only read (or can only erase, or process what is there): on a path where no store
+#: exists they refuse, instead of creating an empty store and answering from it (a mistyped --db).
+NEEDS_A_STORE = frozenset(
+    {"recall", "get", "history", "topics", "status", "check", "export", "receipts", "candidates"}
+    | {"forget", "forget-scope", "maintain", "worker"}
+)
+SIGPIPE_EXIT = 141  # what a shell reports for a writer killed by SIGPIPE: the reader went away
+
+
 def _open(args: argparse.Namespace) -> memoryos.Memory:
-    return memoryos.open(args.db, config=config_from_file(args.config))
+    config = config_from_file(args.config)
+    if args.command in NEEDS_A_STORE:
+        _require_store(args.db, args.command)
+    return memoryos.open(args.db, config=config)
+
+
+def _require_store(db: str, command: str) -> None:
+    if "://" in db or os.path.lexists(db):
+        return  # a URL, or a path open() will judge (a directory or a damaged file is its error)
+    raise memoryos.NotFound(
+        f"no memoryos store at {db}: check --db (default $MEMORYOS_DB, else ./memoryos.db), or create one"
+        f" with `memoryos init --db {db}`; `{command}` does not create a store"
+    )
 
 
 def cmd_init(args: argparse.Namespace) -> Any:
@@ -75,6 +101,8 @@ def cmd_remember(args: argparse.Namespace) -> Any:
 
 
 def cmd_recall(args: argparse.Namespace) -> Any:
+    if not args.query.strip():
+        raise memoryos.InvalidInput("the query is empty: give the words to look for, e.g. 'deploy blyck'")
     with _open(args) as mem:
         result = mem.recall(_scope(args), args.query, k=args.k, explain=args.explain)
     return result if not args.table else result.hits
@@ -117,6 +145,8 @@ def cmd_forget(args: argparse.Namespace) -> Any:
 
 
 def cmd_forget_scope(args: argparse.Namespace) -> Any:
+    if args.user is None and args.assistant is None:
+        raise memoryos.InvalidInput("forget-scope needs --user, --assistant or both")
     with _open(args) as mem:
         erased = mem.forget_scope(user=args.user, assistant=args.assistant, reason=args.reason)
     return {"erased_versions": erased}
@@ -139,20 +169,23 @@ def cmd_import(args: argparse.Namespace) -> Any:
 
 
 def cmd_worker(args: argparse.Namespace) -> Any:
-    """Promote, distil and expire until interrupted: several workers on one store are safe."""
+    """Promote, distil and expire until interrupted: several workers on one store are safe. Reports
+    what all its passes did together (Ctrl-C included), not only the last one."""
     import time
+    from dataclasses import asdict
 
-    passes = 0
+    totals: dict[str, int] = {"passes": 0}
     with _open(args) as mem:
-        while True:
-            done = mem.maintain()
-            passes += 1
-            if args.once or (args.passes and passes >= args.passes):
-                return done
-            try:
+        try:
+            while True:
+                for name, count in asdict(mem.maintain()).items():
+                    totals[name] = totals.get(name, 0) + count
+                totals["passes"] += 1
+                if args.once or (args.passes and totals["passes"] >= args.passes):
+                    return totals
                 time.sleep(args.interval)
-            except KeyboardInterrupt:
-                return done
+        except KeyboardInterrupt:  # the usual way to stop a worker: a pass in progress rolls back
+            return totals
 
 
 def cmd_observe(args: argparse.Namespace) -> Any:
@@ -189,11 +222,13 @@ def cmd_canary(args: argparse.Namespace) -> Any:
 
 
 def cmd_mcp(args: argparse.Namespace) -> Any:
-    try:
-        from memoryos.mcp_server import serve
-    except ImportError:
-        raise memoryos.InvalidInput("the MCP server needs the MCP SDK: pip install 'memoryos[mcp]'") from None
-    serve(args.db, args.user, args.assistant, args.session)
+    from memoryos.mcp_sdk import require_sdk
+
+    config = config_from_file(args.config)
+    require_sdk()
+    from memoryos.mcp_server import serve
+
+    serve(args.db, args.user, args.assistant, args.session, config=config)
     return None
 
 
@@ -243,8 +278,37 @@ SCOPE_ARGS: tuple[Arg, ...] = (
     (("--assistant",), {"required": True, "help": "the host's assistant id"}),
     (("--session",), {"help": "optional session id"}),
 )
+DAY_SECONDS = 86_400.0
+
+
+def _seconds(text: str, *, what: str, highest: float) -> float:
+    """A finite number of seconds in (0, highest]: argparse turns the refusal into a usage error."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number: give {what}") from None
+    if not (math.isfinite(value) and 0 < value <= highest):
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: give {what}")
+    return value
+
+
+def seconds_between_passes(text: str) -> float:
+    return _seconds(text, what="a positive number of seconds up to a day, e.g. 5", highest=DAY_SECONDS)
+
+
+def ttl_seconds(text: str) -> float:
+    what = "a positive number of seconds under 1e11 (to drop a memory now, use `memoryos forget`)"
+    return _seconds(text, what=what, highest=1e11)
+
+
+def pass_count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count: give 0 (run until ^C) or more")
+    return int(text)
+
+
 REASON: Arg = (("--reason",), {"default": "user request", "help": "a short code for the receipts"})
-TTL: Arg = (("--ttl",), {"type": float, "help": "seconds until it expires"})
+TTL: Arg = (("--ttl",), {"type": ttl_seconds, "help": "seconds until it expires (positive)"})
 KEY: Arg = (("key",), {"help": "the record's key, e.g. deploy:blyck"})
 JSONL_OUT: Arg = (("--jsonl",), {"required": True, "help": "the JSONL file to write"})
 
@@ -270,7 +334,14 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
         True,
         (
             (("text",), {"help": "the turn's text"}),
-            (("--role",), {"default": "user", "help": "user, assistant, system or tool"}),
+            (
+                ("--role",),
+                {
+                    "default": "user",
+                    "choices": sorted(validation.ROLES),
+                    "help": f"{', '.join(sorted(validation.ROLES))} (default user)",
+                },
+            ),
             TTL,
         ),
     ),
@@ -293,7 +364,15 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
         (
             KEY,
             (("body",), {"help": "the record's body"}),
-            (("--kind",), {"default": "fact", "help": "capability, decision, rule, procedure or fact"}),
+            (
+                ("--kind",),
+                {
+                    "default": "fact",
+                    "choices": sorted(validation.DRAWER_KINDS),
+                    "metavar": "KIND",
+                    "help": f"one of {', '.join(sorted(validation.DRAWER_KINDS))} (default fact)",
+                },
+            ),
             (("--confidence",), {"type": float, "default": 1.0, "help": "0..1 (default 1)"}),
             (("--proof",), {"help": "how the record was verified"}),
             TTL,
@@ -388,11 +467,18 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
         "Run maintain() in a loop: model work off the agent's request path.",
         False,
         (
-            (("--interval",), {"type": float, "default": 5.0, "help": "seconds between passes (default 5)"}),
+            (
+                ("--interval",),
+                {
+                    "type": seconds_between_passes,
+                    "default": 5.0,
+                    "help": "seconds between passes (default 5, at most a day)",
+                },
+            ),
             (("--once",), {"action": "store_true", "help": "one pass, then exit"}),
             (
                 ("--passes",),
-                {"type": int, "default": 0, "help": "stop after this many passes (0: run until ^C)"},
+                {"type": pass_count, "default": 0, "help": "stop after this many passes (0: run until ^C)"},
             ),
         ),
     ),
@@ -411,14 +497,38 @@ RECEIPT_EXPORT: tuple[Arg, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="memoryos", description="Tiered, receipted memory for AI agents.")
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--db", default=default_db_path(), help="store file (default: $MEMORYOS_DB, else ./memoryos.db)"
+def _global_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """--db, --table and --config, accepted before the command and after it. Their defaults are
+    SUPPRESS (resolved in `_resolve_globals`) because a subcommand's default would otherwise
+    overwrite a value given before the subcommand."""
+    hidden = argparse.SUPPRESS
+    parser.add_argument("--db", default=hidden, help="store file (default: $MEMORYOS_DB, else ./memoryos.db)")
+    parser.add_argument(
+        "--table", action="store_true", default=hidden, help="print a table for people instead of JSON"
     )
-    common.add_argument("--table", action="store_true", help="print a table for people instead of JSON")
-    common.add_argument("--config", help="a JSON file of memoryos.Config fields (capacities, windows, ...)")
+    parser.add_argument(
+        "--config", default=hidden, help="a JSON file of memoryos.Config fields (capacities, windows, ...)"
+    )
+    return parser
+
+
+def _resolve_globals(args: argparse.Namespace) -> argparse.Namespace:
+    if not hasattr(args, "db"):
+        args.db = None if args.command == "canary" else default_db_path()  # canary: a temporary store
+    args.table = getattr(args, "table", False)
+    args.config = getattr(args, "config", None)
+    return args
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memoryos",
+        description="Tiered, receipted memory for AI agents.",
+        epilog="--db, --table and --config may come before the command or after it.",
+    )
+    parser.add_argument("--version", action="version", version=f"memoryos {__version__}")
+    _global_options(parser)
+    common = _global_options(argparse.ArgumentParser(add_help=False))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, func, text, scoped, arguments in COMMANDS:
         _command(sub, common, name, func, text, arguments=(*(SCOPE_ARGS if scoped else ()), *arguments))
@@ -431,14 +541,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     canary.add_argument(
         "--db",
+        default=argparse.SUPPRESS,
         help="run inside this existing store, in canary scopes erased afterwards"
         " (default: a temporary store)",
     )
     canary.add_argument(
-        "--config", help="a JSON file of memoryos.Config fields: the configuration under test"
+        "--config",
+        default=argparse.SUPPRESS,
+        help="a JSON file of memoryos.Config fields: the configuration under test",
     )
     canary.add_argument("--json", help="write the verdict (sourceVersion, configHash, steps) here")
-    canary.set_defaults(func=cmd_canary, table=False)
+    canary.set_defaults(func=cmd_canary)
     _command(
         rsub,
         common,
@@ -466,17 +579,32 @@ def _command(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _resolve_globals(build_parser().parse_args(argv))
     args.exit_code = 0
     try:
         result = args.func(args)
+        if result is not None:
+            emit(result, args.table)
+        sys.stdout.flush()  # inside the try: a closed pipe surfaces here, not at interpreter exit
     except memoryos.MemoryOSError as exc:
         print(f"memoryos: {exc}", file=sys.stderr)
         return exit_code(exc)
-    if result is not None:
-        emit(result, args.table)
+    except BrokenPipeError:
+        return _reader_went_away()
     return int(args.exit_code)
+
+
+def _reader_went_away() -> int:
+    """`memoryos status --table | head -1`: the reader has all it wanted. Point stdout at the null
+    device so that the interpreter's final flush does not raise again, and exit as SIGPIPE would."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a file descriptor (a test's capture): nothing to flush
+        pass
+    finally:
+        os.close(devnull)
+    return SIGPIPE_EXIT
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -47,7 +47,7 @@ import memoryos
 from memoryos import validation
 from memoryos.exit_codes import exit_code
 from memoryos.memory import MAX_K, key_path_for
-from memoryos.settings import default_db_path, from_environment
+from memoryos.settings import config_from_file, default_db_path, from_environment
 
 __all__ = [
     "HEALTH_TIMEOUT_SECONDS",
@@ -367,9 +367,11 @@ async def _serve_stdio(server: Server[dict[str, Any]]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def _launch_scope(user: str, assistant: str, session: str | None) -> memoryos.Scope:
+def _launch_scope(
+    user: str, assistant: str, session: str | None, config: memoryos.Config | None
+) -> memoryos.Scope:
     """Check the host's ids at launch, before the store is created, not on every tool call."""
-    limit = from_environment().max_scope_id_chars  # the same config memoryos.open() resolves
+    limit = (config or from_environment()).max_scope_id_chars  # the config memoryos.open() resolves
     validation.identifier(user, "user", limit)
     validation.identifier(assistant, "assistant", limit)
     if session is not None:
@@ -377,10 +379,18 @@ def _launch_scope(user: str, assistant: str, session: str | None) -> memoryos.Sc
     return memoryos.Scope(user=user, assistant=assistant, session=session)
 
 
-def serve(db: str, user: str, assistant: str, session: str | None = None) -> None:
-    """Serve the memory of one scope in the store `db` over stdio until the client disconnects."""
-    scope = _launch_scope(user, assistant, session)
-    with memoryos.open(db) as memory:
+def serve(
+    db: str,
+    user: str,
+    assistant: str,
+    session: str | None = None,
+    *,
+    config: memoryos.Config | None = None,
+) -> None:
+    """Serve the memory of one scope in the store `db` over stdio until the client disconnects.
+    `config` is the store's configuration (`--config FILE`); None: defaults and the environment."""
+    scope = _launch_scope(user, assistant, session, config)
+    with memoryos.open(db, config=config) as memory:
         anyio.run(_serve_stdio, build_server(MemoryTools(memory, scope)))
 
 
@@ -398,13 +408,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--session", help="the session id recorded with what this server stores (optional, fixed)"
     )
+    parser.add_argument("--config", help="a JSON file of memoryos.Config fields for the store")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        serve(args.db, args.user, args.assistant, args.session)
+        serve(args.db, args.user, args.assistant, args.session, config=config_from_file(args.config))
     except memoryos.MemoryOSError as exc:
         print(f"memoryos mcp: {exc}", file=sys.stderr)
         return exit_code(exc)
