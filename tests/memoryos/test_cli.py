@@ -170,7 +170,8 @@ class TestAMistypedStore:
     ) -> None:
         typo = tmp_path / "typo.db"
         head = argv[:2] if argv[0] == "receipts" else argv[:1]
-        code, out, err = run(capsys, *head, "--db", str(typo), *argv[len(head) :])
+        rest = [str(tmp_path / "out.jsonl") if arg == "out.jsonl" else arg for arg in argv[len(head) :]]
+        code, out, err = run(capsys, *head, "--db", str(typo), *rest)
         assert code == 4 and out == ""
         assert f"no memoryos store at {typo}" in err and f"memoryos init --db {typo}" in err
         assert list(tmp_path.iterdir()) == []  # no store, no key file, no export
