@@ -31,7 +31,6 @@ from typing import Any
 import anyio
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -46,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 import memoryos
 from memoryos import validation
 from memoryos.exit_codes import exit_code
+from memoryos.mcp_stdio import stdio_transport
 from memoryos.memory import MAX_K, key_path_for
 from memoryos.settings import config_from_file, default_db_path, from_environment
 
@@ -68,6 +68,10 @@ _AUDITOR_REPORTED = frozenset({0, 1, 3})
 _AUDITOR_UNREADABLE = 2
 _SCOPE_FIXED = "the memory scope (user, assistant, session) is fixed by the host when the server starts"
 _SCOPE_SENTENCE = f"The {_SCOPE_FIXED.removeprefix('the ')}."
+#: Argument names that try to choose a scope: refused with the reason, whatever the tool.
+_SCOPE_ARGUMENTS = frozenset(
+    {"user", "assistant", "session", "scope", "user_id", "assistant_id", "session_id", "tenant"}
+)
 log = logging.getLogger("memoryos.mcp")
 
 
@@ -77,7 +81,8 @@ class ToolFailure(Exception):
 
 # -- arguments: one model per tool; the schema the model sees is the one that is enforced ---------
 class _Arguments(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "5" is not an int and true is not a number, as in the Python API (no coercion)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class RememberArguments(_Arguments):
@@ -297,10 +302,19 @@ def _arguments_message(name: str, exc: ValidationError) -> str:
     for error in exc.errors():
         field = ".".join(str(part) for part in error["loc"]) or "arguments"
         if error["type"] == "extra_forbidden":
-            problems.append(f"unexpected argument {field!r} ({_SCOPE_FIXED})")
+            problems.append(_unexpected(name, field))
         else:
             problems.append(f"{field}: {error['msg']}")
     return f"invalid arguments for {name}: " + "; ".join(problems)
+
+
+def _unexpected(name: str, field: str) -> str:
+    """An argument a tool does not declare: a scope-like one is told why it can never be given."""
+    if field.lower() in _SCOPE_ARGUMENTS:
+        return f"unexpected argument {field!r} ({_SCOPE_FIXED})"
+    spec = next(s for s in TOOLS if s.name == name)
+    declared = ", ".join(spec.arguments.model_fields)
+    return f"unexpected argument {field!r}: {name} takes {declared or 'no arguments'}"
 
 
 # -- the auditor, as a separate process (memoryos imports nothing of it, DESIGN §2) ---------------
@@ -363,7 +377,7 @@ def build_server(tools: MemoryTools) -> Server[dict[str, Any]]:
 
 
 async def _serve_stdio(server: Server[dict[str, Any]]) -> None:
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_transport() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
