@@ -8,11 +8,9 @@ error; 141 the reader closed the pipe (`| head`). Errors map to exit codes only 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from typing import Any
 
 import orjson
@@ -20,45 +18,10 @@ import orjson
 import memoryos
 from memoryos import validation
 from memoryos._version import __version__
+from memoryos.cli_args import pass_count, seconds_between_passes, ttl_seconds
+from memoryos.cli_output import emit, flatten, reader_went_away
 from memoryos.exit_codes import exit_code
 from memoryos.settings import config_from_file, default_db_path
-
-
-def _jsonable(value: Any) -> Any:
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: _jsonable(getattr(value, k)) for k in value.__dataclass_fields__}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return value
-
-
-def _table(value: Any) -> str:
-    rows = value if isinstance(value, list) else [value]
-    rows = [_jsonable(r) if not isinstance(r, dict) else r for r in rows]
-    if not rows or not all(isinstance(r, dict) for r in rows):
-        return str(value)
-    columns = list(dict.fromkeys(k for r in rows for k in r))
-    cells = [[_cell(r.get(c)) for c in columns] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))]
-    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) for row in cells]
-    return "\n".join(lines)
-
-
-def _cell(value: Any) -> str:
-    text = value if isinstance(value, str) else orjson.dumps(value).decode()
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def emit(value: Any, table: bool) -> None:
-    if table:
-        print(_table(value))
-    else:
-        sys.stdout.write(orjson.dumps(_jsonable(value), option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
 def _scope(args: argparse.Namespace) -> memoryos.Scope:
@@ -71,7 +34,6 @@ NEEDS_A_STORE = frozenset(
     {"recall", "get", "history", "topics", "status", "check", "export", "receipts", "candidates"}
     | {"forget", "forget-scope", "maintain", "worker"}
 )
-SIGPIPE_EXIT = 141  # what a shell reports for a writer killed by SIGPIPE: the reader went away
 
 
 def _open(args: argparse.Namespace) -> memoryos.Memory:
@@ -240,17 +202,7 @@ def cmd_maintain(args: argparse.Namespace) -> Any:
 def cmd_status(args: argparse.Namespace) -> Any:
     with _open(args) as mem:
         status = mem.status(top=args.top)
-    return status if not args.table else [{"metric": k, "value": v} for k, v in _flatten(status)]
-
-
-def _flatten(value: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
-    items: list[tuple[str, Any]] = []
-    for key, inner in value.items():
-        if isinstance(inner, dict):
-            items.extend(_flatten(inner, f"{prefix}{key}."))
-        else:
-            items.append((prefix + key, inner))
-    return items
+    return status if not args.table else [{"metric": k, "value": v} for k, v in flatten(status)]
 
 
 def cmd_check(args: argparse.Namespace) -> Any:
@@ -278,35 +230,6 @@ SCOPE_ARGS: tuple[Arg, ...] = (
     (("--assistant",), {"required": True, "help": "the host's assistant id"}),
     (("--session",), {"help": "optional session id"}),
 )
-DAY_SECONDS = 86_400.0
-
-
-def _seconds(text: str, *, what: str, highest: float) -> float:
-    """A finite number of seconds in (0, highest]: argparse turns the refusal into a usage error."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number: give {what}") from None
-    if not (math.isfinite(value) and 0 < value <= highest):
-        raise argparse.ArgumentTypeError(f"{text!r} is out of range: give {what}")
-    return value
-
-
-def seconds_between_passes(text: str) -> float:
-    return _seconds(text, what="a positive number of seconds up to a day, e.g. 5", highest=DAY_SECONDS)
-
-
-def ttl_seconds(text: str) -> float:
-    what = "a positive number of seconds under 1e11 (to drop a memory now, use `memoryos forget`)"
-    return _seconds(text, what=what, highest=1e11)
-
-
-def pass_count(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a count: give 0 (run until ^C) or more")
-    return int(text)
-
-
 REASON: Arg = (("--reason",), {"default": "user request", "help": "a short code for the receipts"})
 TTL: Arg = (("--ttl",), {"type": ttl_seconds, "help": "seconds until it expires (positive)"})
 KEY: Arg = (("key",), {"help": "the record's key, e.g. deploy:blyck"})
@@ -590,21 +513,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"memoryos: {exc}", file=sys.stderr)
         return exit_code(exc)
     except BrokenPipeError:
-        return _reader_went_away()
+        return reader_went_away()
     return int(args.exit_code)
-
-
-def _reader_went_away() -> int:
-    """`memoryos status --table | head -1`: the reader has all it wanted. Point stdout at the null
-    device so that the interpreter's final flush does not raise again, and exit as SIGPIPE would."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout is not a file descriptor (a test's capture): nothing to flush
-        pass
-    finally:
-        os.close(devnull)
-    return SIGPIPE_EXIT
 
 
 if __name__ == "__main__":  # pragma: no cover
