@@ -8,9 +8,12 @@ error; 141 the reader closed the pipe (`| head`). Errors map to exit codes only 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -131,23 +134,40 @@ def cmd_import(args: argparse.Namespace) -> Any:
 
 
 def cmd_worker(args: argparse.Namespace) -> Any:
-    """Promote, distil and expire until interrupted: several workers on one store are safe. Reports
-    what all its passes did together (Ctrl-C included), not only the last one."""
-    import time
+    """Promote, distil and expire until stopped: several workers on one store are safe. Ctrl-C (or
+    SIGTERM) stops it after the pass in progress, and it reports what all its passes did together."""
     from dataclasses import asdict
 
     totals: dict[str, int] = {"passes": 0}
-    with _open(args) as mem:
-        try:
-            while True:
-                for name, count in asdict(mem.maintain()).items():
-                    totals[name] = totals.get(name, 0) + count
-                totals["passes"] += 1
-                if args.once or (args.passes and totals["passes"] >= args.passes):
-                    return totals
-                time.sleep(args.interval)
-        except KeyboardInterrupt:  # the usual way to stop a worker: a pass in progress rolls back
-            return totals
+    with _open(args) as mem, _stop_requested() as stop:
+        while not stop.is_set():
+            for name, count in asdict(mem.maintain()).items():
+                totals[name] = totals.get(name, 0) + count
+            totals["passes"] += 1
+            if args.once or (args.passes and totals["passes"] >= args.passes):
+                break
+            stop.wait(args.interval)
+    return totals
+
+
+@contextlib.contextmanager
+def _stop_requested() -> Iterator[threading.Event]:
+    """An event set by the first SIGINT or SIGTERM. A signal only sets it, so a pass is never cut
+    in the middle (a KeyboardInterrupt inside the store could leave a lock held and hang close());
+    a second Ctrl-C interrupts as usual, for a pass that takes too long."""
+    stop = threading.Event()
+
+    def request_stop(signum: int, frame: object) -> None:
+        del frame
+        stop.set()
+        signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+
+    previous = {signum: signal.signal(signum, request_stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def cmd_observe(args: argparse.Namespace) -> Any:

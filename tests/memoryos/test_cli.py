@@ -262,7 +262,8 @@ class TestWorker:
         done = memoryos_cli("worker", "--db", db, "--passes", "-1")
         assert done.returncode == 2 and "--passes" in done.stderr and "Traceback" not in done.stderr
 
-    def test_ctrl_c_reports_the_totals_of_every_pass(self, tmp_path: Path) -> None:
+    @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+    def test_a_stop_reports_the_totals_of_every_pass(self, tmp_path: Path, stop: signal.Signals) -> None:
         db = tmp_path / "m.db"
         with memoryos.open(db, stm_idle_seconds=0.5) as mem:
             for n in range(3):
@@ -291,9 +292,12 @@ class TestWorker:
             while _stm(db) and time.monotonic() < deadline:  # the first passes promote the idle turns
                 time.sleep(0.05)
             time.sleep(0.5)  # ... and later ones find nothing to do
-        finally:
-            worker.send_signal(signal.SIGINT)
+            worker.send_signal(stop)
             out, err = worker.communicate(timeout=60)
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.communicate()
         assert worker.returncode == 0, err
         totals = orjson.loads(out)
         assert totals["promoted_turns"] == 3 and totals["passes"] > 2, totals
