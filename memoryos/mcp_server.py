@@ -231,6 +231,8 @@ class MemoryTools:
             record = self.memory.get(self.scope, args.key)
             return {"found": False} if record is None else {"found": True, "record": _record(record)}
         if args.query is not None and args.key is None:
+            if not args.query.strip():  # the library's hint ("pass the text to remember") is for writes
+                raise memoryos.InvalidInput("query is empty: give the words to look for")
             recall = self.memory.recall(self.scope, args.query, k=args.k)
             return {"run_id": recall.run_id, "hits": [_hit(hit) for hit in recall.hits]}
         raise memoryos.InvalidInput("give exactly one of key (an exact record) or query (a search)")

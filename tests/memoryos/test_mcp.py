@@ -331,6 +331,12 @@ def test_arguments_are_not_coerced_as_the_python_api_does_not_coerce_them(
     assert result.is_error and f"{field}:" in text(result), text(result)
 
 
+def test_an_empty_query_says_to_give_words_to_look_for(client: Client) -> None:
+    result = client.call("memory_read", {"query": "   "})
+    assert result.is_error and "query is empty: give the words to look for" in text(result)
+    assert "remember" not in text(result)
+
+
 def test_an_unknown_argument_to_health_is_named_without_blaming_the_scope(client: Client) -> None:
     result = client.call("memory_health", {"verbose": True})
     assert result.is_error
