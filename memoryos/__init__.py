@@ -6,6 +6,7 @@ scope = memoryos.Scope(user="alice", assistant="coder")
 mem.remember(scope, "I deploy blyck with make release")
 """
 
+from memoryos._version import __version__
 from memoryos.errors import (
     ConfigError,
     DiskFull,
@@ -22,7 +23,7 @@ from memoryos.errors import (
     StorePathError,
     StoreVersionError,
 )
-from memoryos.memory import Memory, __version__, open
+from memoryos.memory import Memory, open
 from memoryos.model import (
     Candidate,
     Context,

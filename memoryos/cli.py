@@ -1,75 +1,58 @@
 """`memoryos` command line: a thin layer over the library. JSON by default, --table for people.
 
 Exit codes: 0 success; 1 `check` found problems; 2 usage or invalid input; 3 refused by the
-no-store rule; 4 not found; 5 store error. Errors map to exit codes only in main().
+no-store rule; 4 not found (a key, or the store itself for a command that only reads); 5 store
+error; 141 the reader closed the pipe (`| head`). Errors map to exit codes only in main().
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
-from datetime import datetime
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import orjson
 
 import memoryos
+from memoryos import validation
+from memoryos._version import __version__
+from memoryos.cli_args import pass_count, seconds_between_passes, ttl_seconds
+from memoryos.cli_output import emit, flatten, reader_went_away
+from memoryos.exit_codes import exit_code
 from memoryos.settings import config_from_file, default_db_path
-
-EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
-    (memoryos.Rejected, 3),
-    (memoryos.NotFound, 4),
-    (memoryos.InvalidInput, 2),
-    (memoryos.ConfigError, 2),
-    (memoryos.StoreError, 5),
-    (memoryos.MemoryOSError, 5),
-)
-
-
-def _jsonable(value: Any) -> Any:
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: _jsonable(getattr(value, k)) for k in value.__dataclass_fields__}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return value
-
-
-def _table(value: Any) -> str:
-    rows = value if isinstance(value, list) else [value]
-    rows = [_jsonable(r) if not isinstance(r, dict) else r for r in rows]
-    if not rows or not all(isinstance(r, dict) for r in rows):
-        return str(value)
-    columns = list(dict.fromkeys(k for r in rows for k in r))
-    cells = [[_cell(r.get(c)) for c in columns] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))]
-    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) for row in cells]
-    return "\n".join(lines)
-
-
-def _cell(value: Any) -> str:
-    text = value if isinstance(value, str) else orjson.dumps(value).decode()
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def emit(value: Any, table: bool) -> None:
-    if table:
-        print(_table(value))
-    else:
-        sys.stdout.write(orjson.dumps(_jsonable(value), option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
 def _scope(args: argparse.Namespace) -> memoryos.Scope:
     return memoryos.Scope(user=args.user, assistant=args.assistant, session=args.session)
 
 
+#: Commands that only read (or can only erase, or process what is there): on a path where no store
+#: exists they refuse, instead of creating an empty store and answering from it (a mistyped --db).
+NEEDS_A_STORE = frozenset(
+    {"recall", "get", "history", "topics", "status", "check", "export", "receipts", "candidates"}
+    | {"forget", "forget-scope", "maintain", "worker"}
+)
+
+
 def _open(args: argparse.Namespace) -> memoryos.Memory:
-    return memoryos.open(args.db, config=config_from_file(args.config))
+    config = config_from_file(args.config)
+    if args.command in NEEDS_A_STORE:
+        _require_store(args.db, args.command)
+    return memoryos.open(args.db, config=config)
+
+
+def _require_store(db: str, command: str) -> None:
+    if "://" in db or os.path.lexists(db):
+        return  # a URL, or a path open() will judge (a directory or a damaged file is its error)
+    raise memoryos.NotFound(
+        f"no memoryos store at {db}: check --db (default $MEMORYOS_DB, else ./memoryos.db), or create one"
+        f" with `memoryos init --db {db}`; `{command}` does not create a store"
+    )
 
 
 def cmd_init(args: argparse.Namespace) -> Any:
@@ -83,6 +66,8 @@ def cmd_remember(args: argparse.Namespace) -> Any:
 
 
 def cmd_recall(args: argparse.Namespace) -> Any:
+    if not args.query.strip():
+        raise memoryos.InvalidInput("the query is empty: give the words to look for, e.g. 'deploy blyck'")
     with _open(args) as mem:
         result = mem.recall(_scope(args), args.query, k=args.k, explain=args.explain)
     return result if not args.table else result.hits
@@ -125,6 +110,8 @@ def cmd_forget(args: argparse.Namespace) -> Any:
 
 
 def cmd_forget_scope(args: argparse.Namespace) -> Any:
+    if args.user is None and args.assistant is None:
+        raise memoryos.InvalidInput("forget-scope needs --user, --assistant or both")
     with _open(args) as mem:
         erased = mem.forget_scope(user=args.user, assistant=args.assistant, reason=args.reason)
     return {"erased_versions": erased}
@@ -147,20 +134,40 @@ def cmd_import(args: argparse.Namespace) -> Any:
 
 
 def cmd_worker(args: argparse.Namespace) -> Any:
-    """Promote, distil and expire until interrupted: several workers on one store are safe."""
-    import time
+    """Promote, distil and expire until stopped: several workers on one store are safe. Ctrl-C (or
+    SIGTERM) stops it after the pass in progress, and it reports what all its passes did together."""
+    from dataclasses import asdict
 
-    passes = 0
-    with _open(args) as mem:
-        while True:
-            done = mem.maintain()
-            passes += 1
-            if args.once or (args.passes and passes >= args.passes):
-                return done
-            try:
-                time.sleep(args.interval)
-            except KeyboardInterrupt:
-                return done
+    totals: dict[str, int] = {"passes": 0}
+    with _open(args) as mem, _stop_requested() as stop:
+        while not stop.is_set():
+            for name, count in asdict(mem.maintain()).items():
+                totals[name] = totals.get(name, 0) + count
+            totals["passes"] += 1
+            if args.once or (args.passes and totals["passes"] >= args.passes):
+                break
+            stop.wait(args.interval)
+    return totals
+
+
+@contextlib.contextmanager
+def _stop_requested() -> Iterator[threading.Event]:
+    """An event set by the first SIGINT or SIGTERM. A signal only sets it, so a pass is never cut
+    in the middle (a KeyboardInterrupt inside the store could leave a lock held and hang close());
+    a second Ctrl-C interrupts as usual, for a pass that takes too long."""
+    stop = threading.Event()
+
+    def request_stop(signum: int, frame: object) -> None:
+        del frame
+        stop.set()
+        signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+
+    previous = {signum: signal.signal(signum, request_stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def cmd_observe(args: argparse.Namespace) -> Any:
@@ -197,11 +204,13 @@ def cmd_canary(args: argparse.Namespace) -> Any:
 
 
 def cmd_mcp(args: argparse.Namespace) -> Any:
-    try:
-        from memoryos.mcp_server import serve
-    except ImportError:
-        raise memoryos.InvalidInput("the MCP server needs the MCP SDK: pip install 'memoryos[mcp]'") from None
-    serve(args.db, args.user, args.assistant, args.session)
+    from memoryos.mcp_sdk import require_sdk
+
+    config = config_from_file(args.config)
+    require_sdk()
+    from memoryos.mcp_server import serve
+
+    serve(args.db, args.user, args.assistant, args.session, config=config)
     return None
 
 
@@ -213,17 +222,7 @@ def cmd_maintain(args: argparse.Namespace) -> Any:
 def cmd_status(args: argparse.Namespace) -> Any:
     with _open(args) as mem:
         status = mem.status(top=args.top)
-    return status if not args.table else [{"metric": k, "value": v} for k, v in _flatten(status)]
-
-
-def _flatten(value: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
-    items: list[tuple[str, Any]] = []
-    for key, inner in value.items():
-        if isinstance(inner, dict):
-            items.extend(_flatten(inner, f"{prefix}{key}."))
-        else:
-            items.append((prefix + key, inner))
-    return items
+    return status if not args.table else [{"metric": k, "value": v} for k, v in flatten(status)]
 
 
 def cmd_check(args: argparse.Namespace) -> Any:
@@ -252,7 +251,7 @@ SCOPE_ARGS: tuple[Arg, ...] = (
     (("--session",), {"help": "optional session id"}),
 )
 REASON: Arg = (("--reason",), {"default": "user request", "help": "a short code for the receipts"})
-TTL: Arg = (("--ttl",), {"type": float, "help": "seconds until it expires"})
+TTL: Arg = (("--ttl",), {"type": ttl_seconds, "help": "seconds until it expires (positive)"})
 KEY: Arg = (("key",), {"help": "the record's key, e.g. deploy:blyck"})
 JSONL_OUT: Arg = (("--jsonl",), {"required": True, "help": "the JSONL file to write"})
 
@@ -278,7 +277,14 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
         True,
         (
             (("text",), {"help": "the turn's text"}),
-            (("--role",), {"default": "user", "help": "user, assistant, system or tool"}),
+            (
+                ("--role",),
+                {
+                    "default": "user",
+                    "choices": sorted(validation.ROLES),
+                    "help": f"{', '.join(sorted(validation.ROLES))} (default user)",
+                },
+            ),
             TTL,
         ),
     ),
@@ -301,7 +307,15 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
         (
             KEY,
             (("body",), {"help": "the record's body"}),
-            (("--kind",), {"default": "fact", "help": "capability, decision, rule, procedure or fact"}),
+            (
+                ("--kind",),
+                {
+                    "default": "fact",
+                    "choices": sorted(validation.DRAWER_KINDS),
+                    "metavar": "KIND",
+                    "help": f"one of {', '.join(sorted(validation.DRAWER_KINDS))} (default fact)",
+                },
+            ),
             (("--confidence",), {"type": float, "default": 1.0, "help": "0..1 (default 1)"}),
             (("--proof",), {"help": "how the record was verified"}),
             TTL,
@@ -396,11 +410,18 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
         "Run maintain() in a loop: model work off the agent's request path.",
         False,
         (
-            (("--interval",), {"type": float, "default": 5.0, "help": "seconds between passes (default 5)"}),
+            (
+                ("--interval",),
+                {
+                    "type": seconds_between_passes,
+                    "default": 5.0,
+                    "help": "seconds between passes (default 5, at most a day)",
+                },
+            ),
             (("--once",), {"action": "store_true", "help": "one pass, then exit"}),
             (
                 ("--passes",),
-                {"type": int, "default": 0, "help": "stop after this many passes (0: run until ^C)"},
+                {"type": pass_count, "default": 0, "help": "stop after this many passes (0: run until ^C)"},
             ),
         ),
     ),
@@ -419,14 +440,38 @@ RECEIPT_EXPORT: tuple[Arg, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="memoryos", description="Tiered, receipted memory for AI agents.")
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--db", default=default_db_path(), help="store file (default: $MEMORYOS_DB, else ./memoryos.db)"
+def _global_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """--db, --table and --config, accepted before the command and after it. Their defaults are
+    SUPPRESS (resolved in `_resolve_globals`) because a subcommand's default would otherwise
+    overwrite a value given before the subcommand."""
+    hidden = argparse.SUPPRESS
+    parser.add_argument("--db", default=hidden, help="store file (default: $MEMORYOS_DB, else ./memoryos.db)")
+    parser.add_argument(
+        "--table", action="store_true", default=hidden, help="print a table for people instead of JSON"
     )
-    common.add_argument("--table", action="store_true", help="print a table for people instead of JSON")
-    common.add_argument("--config", help="a JSON file of memoryos.Config fields (capacities, windows, ...)")
+    parser.add_argument(
+        "--config", default=hidden, help="a JSON file of memoryos.Config fields (capacities, windows, ...)"
+    )
+    return parser
+
+
+def _resolve_globals(args: argparse.Namespace) -> argparse.Namespace:
+    if not hasattr(args, "db"):
+        args.db = None if args.command == "canary" else default_db_path()  # canary: a temporary store
+    args.table = getattr(args, "table", False)
+    args.config = getattr(args, "config", None)
+    return args
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memoryos",
+        description="Tiered, receipted memory for AI agents.",
+        epilog="--db, --table and --config may come before the command or after it.",
+    )
+    parser.add_argument("--version", action="version", version=f"memoryos {__version__}")
+    _global_options(parser)
+    common = _global_options(argparse.ArgumentParser(add_help=False))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, func, text, scoped, arguments in COMMANDS:
         _command(sub, common, name, func, text, arguments=(*(SCOPE_ARGS if scoped else ()), *arguments))
@@ -439,14 +484,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     canary.add_argument(
         "--db",
+        default=argparse.SUPPRESS,
         help="run inside this existing store, in canary scopes erased afterwards"
         " (default: a temporary store)",
     )
     canary.add_argument(
-        "--config", help="a JSON file of memoryos.Config fields: the configuration under test"
+        "--config",
+        default=argparse.SUPPRESS,
+        help="a JSON file of memoryos.Config fields: the configuration under test",
     )
     canary.add_argument("--json", help="write the verdict (sourceVersion, configHash, steps) here")
-    canary.set_defaults(func=cmd_canary, table=False)
+    canary.set_defaults(func=cmd_canary)
     _command(
         rsub,
         common,
@@ -474,17 +522,18 @@ def _command(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _resolve_globals(build_parser().parse_args(argv))
     args.exit_code = 0
     try:
         result = args.func(args)
+        if result is not None:
+            emit(result, args.table)
+        sys.stdout.flush()  # inside the try: a closed pipe surfaces here, not at interpreter exit
     except memoryos.MemoryOSError as exc:
-        code = next(c for kind, c in EXIT_CODES if isinstance(exc, kind))
         print(f"memoryos: {exc}", file=sys.stderr)
-        return code
-    if result is not None:
-        emit(result, args.table)
+        return exit_code(exc)
+    except BrokenPipeError:
+        return reader_went_away()
     return int(args.exit_code)
 
 

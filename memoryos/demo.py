@@ -1,7 +1,10 @@
 """`memoryos demo`: a scripted multi-session agent conversation on an embedded store.
 
-It runs on a simulated clock (three sessions over two days) so that idle promotion and heat show
-up in seconds, and it prints where every memory and receipt went.
+It runs on a simulated clock (two sessions a day apart, starting two days ago) so that idle
+promotion and heat show up in seconds, and it prints where every memory and receipt went. It ends
+as a host's day ends: the last turns go idle and `maintain()` moves them out of STM, so every
+expected transition has happened and the audit it suggests says `healthy` (exit 0), at the real
+time or at the demo's.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import memoryos
-from receipts import format_utc
 
 SESSIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -33,8 +35,11 @@ SESSIONS: tuple[tuple[str, ...], ...] = (
 
 
 class DemoClock:
+    """Twenty seconds per reading, from two days ago: the demo's evidence is recent and in the past,
+    so the auditor, at the real time, sees no wait window still open."""
+
     def __init__(self) -> None:
-        self.now = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+        self.now = datetime.now(UTC).replace(microsecond=0) - timedelta(days=2)
 
     def __call__(self) -> datetime:
         self.now += timedelta(seconds=20)
@@ -127,12 +132,21 @@ def run_demo(folder: str) -> None:
         mem.correct(alice, "deploy:blyck", "make release (staging migration timeout 120 s)")
         _say(f"  correct deploy:blyck -> {len(mem.history(alice, 'deploy:blyck'))} versions kept in history")
 
+        clock.now += timedelta(seconds=mem.config.stm_idle_seconds + 60)
+        done = mem.maintain()
+        _say(
+            f"\nThe session ends; its turns go idle: maintain -> {done.promoted_turns} idle turns promoted"
+            f"  [{_tiers(mem)}]"
+        )
+
         exported = mem.export_receipts(receipts_file)
         findings = mem.check()
         _say(f"\nReceipts: {exported} content-free receipts exported to {receipts_file}")
         _say(f"  check() -> {findings or 'no findings'}")
-        # The demo runs on a simulated clock: audit at its time, or turns still waiting in STM
-        # would read as overdue weeks later.
-        at = format_utc(clock.now)
-        _say(f"  audit them:  memoryos-audit check {receipts_file} --now {at} --format text   (or --db {db})")
+        _say(
+            f"  audit them:  memoryos-audit check {receipts_file} --format text   (or --db {db})\n"
+            "    expect `healthy` (exit 0): every turn has left STM and every promotion committed. A store\n"
+            "    audited while turns sit in STM says `waiting` (exit 1) until their window ends, then\n"
+            "    `promotion_missing` (exit 3) if nothing (maintain(), a worker) moved them in time."
+        )
         _say(f"  inspect:     memoryos status --db {db} --table")

@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 import structlog
+from opentelemetry import trace
 
 LOGGER_NAME = "memoryos"
 
@@ -37,9 +38,20 @@ class _Logger:
             self._bound.exception(event, **fields)
 
 
-def get_logger() -> Any:
-    from memoryos.otel import add_trace_ids
+def add_trace_ids(logger: object, method_name: str, event_dict: Any) -> Any:
+    """structlog processor: add `trace_id` / `span_id` (lowercase hex) while a span is current."""
+    del logger, method_name
+    try:
+        context = trace.get_current_span().get_span_context()
+        if context.is_valid:
+            event_dict["trace_id"] = format(context.trace_id, "032x")
+            event_dict["span_id"] = format(context.span_id, "016x")
+    except Exception:  # a log line without ids beats a log call that raises
+        return event_dict
+    return event_dict
 
+
+def get_logger() -> Any:
     std = logging.getLogger(LOGGER_NAME)
     bound = structlog.wrap_logger(
         std,

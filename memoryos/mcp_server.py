@@ -31,7 +31,6 @@ from typing import Any
 import anyio
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -45,8 +44,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import memoryos
 from memoryos import validation
+from memoryos.exit_codes import exit_code
+from memoryos.mcp_stdio import stdio_transport
 from memoryos.memory import MAX_K, key_path_for
-from memoryos.settings import default_db_path, from_environment
+from memoryos.settings import config_from_file, default_db_path, from_environment
 
 __all__ = [
     "HEALTH_TIMEOUT_SECONDS",
@@ -67,6 +68,10 @@ _AUDITOR_REPORTED = frozenset({0, 1, 3})
 _AUDITOR_UNREADABLE = 2
 _SCOPE_FIXED = "the memory scope (user, assistant, session) is fixed by the host when the server starts"
 _SCOPE_SENTENCE = f"The {_SCOPE_FIXED.removeprefix('the ')}."
+#: Argument names that try to choose a scope: refused with the reason, whatever the tool.
+_SCOPE_ARGUMENTS = frozenset(
+    {"user", "assistant", "session", "scope", "user_id", "assistant_id", "session_id", "tenant"}
+)
 log = logging.getLogger("memoryos.mcp")
 
 
@@ -76,7 +81,8 @@ class ToolFailure(Exception):
 
 # -- arguments: one model per tool; the schema the model sees is the one that is enforced ---------
 class _Arguments(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "5" is not an int and true is not a number, as in the Python API (no coercion)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class RememberArguments(_Arguments):
@@ -225,6 +231,8 @@ class MemoryTools:
             record = self.memory.get(self.scope, args.key)
             return {"found": False} if record is None else {"found": True, "record": _record(record)}
         if args.query is not None and args.key is None:
+            if not args.query.strip():  # the library's hint ("pass the text to remember") is for writes
+                raise memoryos.InvalidInput("query is empty: give the words to look for")
             recall = self.memory.recall(self.scope, args.query, k=args.k)
             return {"run_id": recall.run_id, "hits": [_hit(hit) for hit in recall.hits]}
         raise memoryos.InvalidInput("give exactly one of key (an exact record) or query (a search)")
@@ -296,10 +304,19 @@ def _arguments_message(name: str, exc: ValidationError) -> str:
     for error in exc.errors():
         field = ".".join(str(part) for part in error["loc"]) or "arguments"
         if error["type"] == "extra_forbidden":
-            problems.append(f"unexpected argument {field!r} ({_SCOPE_FIXED})")
+            problems.append(_unexpected(name, field))
         else:
             problems.append(f"{field}: {error['msg']}")
     return f"invalid arguments for {name}: " + "; ".join(problems)
+
+
+def _unexpected(name: str, field: str) -> str:
+    """An argument a tool does not declare: a scope-like one is told why it can never be given."""
+    if field.lower() in _SCOPE_ARGUMENTS:
+        return f"unexpected argument {field!r} ({_SCOPE_FIXED})"
+    spec = next(s for s in TOOLS if s.name == name)
+    declared = ", ".join(spec.arguments.model_fields)
+    return f"unexpected argument {field!r}: {name} takes {declared or 'no arguments'}"
 
 
 # -- the auditor, as a separate process (memoryos imports nothing of it, DESIGN §2) ---------------
@@ -362,13 +379,15 @@ def build_server(tools: MemoryTools) -> Server[dict[str, Any]]:
 
 
 async def _serve_stdio(server: Server[dict[str, Any]]) -> None:
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_transport() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def _launch_scope(user: str, assistant: str, session: str | None) -> memoryos.Scope:
+def _launch_scope(
+    user: str, assistant: str, session: str | None, config: memoryos.Config | None
+) -> memoryos.Scope:
     """Check the host's ids at launch, before the store is created, not on every tool call."""
-    limit = from_environment().max_scope_id_chars  # the same config memoryos.open() resolves
+    limit = (config or from_environment()).max_scope_id_chars  # the config memoryos.open() resolves
     validation.identifier(user, "user", limit)
     validation.identifier(assistant, "assistant", limit)
     if session is not None:
@@ -376,10 +395,18 @@ def _launch_scope(user: str, assistant: str, session: str | None) -> memoryos.Sc
     return memoryos.Scope(user=user, assistant=assistant, session=session)
 
 
-def serve(db: str, user: str, assistant: str, session: str | None = None) -> None:
-    """Serve the memory of one scope in the store `db` over stdio until the client disconnects."""
-    scope = _launch_scope(user, assistant, session)
-    with memoryos.open(db) as memory:
+def serve(
+    db: str,
+    user: str,
+    assistant: str,
+    session: str | None = None,
+    *,
+    config: memoryos.Config | None = None,
+) -> None:
+    """Serve the memory of one scope in the store `db` over stdio until the client disconnects.
+    `config` is the store's configuration (`--config FILE`); None: defaults and the environment."""
+    scope = _launch_scope(user, assistant, session, config)
+    with memoryos.open(db, config=config) as memory:
         anyio.run(_serve_stdio, build_server(MemoryTools(memory, scope)))
 
 
@@ -397,18 +424,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--session", help="the session id recorded with what this server stores (optional, fixed)"
     )
+    parser.add_argument("--config", help="a JSON file of memoryos.Config fields for the store")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from memoryos.cli import EXIT_CODES  # lazily: the CLI may import this module for `memoryos mcp`
-
     args = build_parser().parse_args(argv)
     try:
-        serve(args.db, args.user, args.assistant, args.session)
+        serve(args.db, args.user, args.assistant, args.session, config=config_from_file(args.config))
     except memoryos.MemoryOSError as exc:
         print(f"memoryos mcp: {exc}", file=sys.stderr)
-        return next(code for kind, code in EXIT_CODES if isinstance(exc, kind))
+        return exit_code(exc)
     return 0
 
 

@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from memoryos import validation
+from memoryos._version import __version__
 from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, StoreClosed, StoreError
 from memoryos.failpoints import failpoint
 from memoryos.lifecycle import Lifecycle
@@ -33,6 +34,7 @@ from memoryos.model import (
     Stored,
     Topic,
 )
+from memoryos.otel import from_environment as telemetry_from_environment
 from memoryos.policies import capture, nostore
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.capture import Event
@@ -49,14 +51,12 @@ from memoryos.store.rows import CandidateRow, Unit
 from memoryos.store.sqlite import SQLiteStore
 from memoryos.store.sqlite_files import classify_os_error
 from memoryos.telemetry import AttributeValue, Telemetry, traced
-from memoryos.telemetry import from_environment as telemetry_from_environment
 from memoryos.timeutil import Clock, from_micros, in_range, seconds_to_micros, system_clock, to_micros
 from receipts import create_key_file, format_utc, read_key_file, uuid7
 
 if TYPE_CHECKING:
     from memoryos.llm import Models
 
-__version__ = "0.1.0"
 log = get_logger()
 _REF = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[1-9][0-9]{0,9}$")
 _REASON = re.compile(r"^[a-z0-9_]{1,64}$")

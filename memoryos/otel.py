@@ -44,7 +44,10 @@ from opentelemetry import context as otel_context
 from opentelemetry import metrics, trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from memoryos.telemetry import AttributeValue, Operation, Recorder, Telemetry
+from memoryos._version import __version__
+from memoryos.logs import add_trace_ids as add_trace_ids  # noqa: PLC0414  (re-export: moved to logs)
+from memoryos.logs import get_logger
+from memoryos.telemetry import DISABLED, AttributeValue, Operation, Recorder, Telemetry
 
 SCOPE = "memoryos"
 #: Short keys from the seam that have a GenAI convention name; every other key becomes memoryos.<key>.
@@ -85,9 +88,6 @@ GaugeSource = Callable[[], Mapping[str, Mapping[str, int]]]
 
 
 def _log() -> Any:
-    # Imported late: memoryos.logs may import this module for add_trace_ids.
-    from memoryos.logs import get_logger
-
     return get_logger()
 
 
@@ -188,8 +188,6 @@ class OtelTelemetry(Telemetry):
         tracer_provider: trace.TracerProvider | None = None,
         meter_provider: metrics.MeterProvider | None = None,
     ) -> None:
-        from memoryos.memory import __version__
-
         self._failed = _Failures()
         self._owned: tuple[_Shutdown, ...] = ()
         self._sources: list[Callable[[], GaugeSource | None]] = []
@@ -536,14 +534,11 @@ def _build(cls: type[OtelTelemetry], environ: Mapping[str, str]) -> OtelTelemetr
     return telemetry
 
 
-def add_trace_ids(logger: object, method_name: str, event_dict: Any) -> Any:
-    """structlog processor: add `trace_id` / `span_id` (lowercase hex) while a span is current."""
-    del logger, method_name
-    try:
-        context = trace.get_current_span().get_span_context()
-        if context.is_valid:
-            event_dict["trace_id"] = format(context.trace_id, "032x")
-            event_dict["span_id"] = format(context.span_id, "016x")
-    except Exception:  # a log line without ids beats a log call that raises
-        return event_dict
-    return event_dict
+def from_environment(store_id: str, environ: Mapping[str, str]) -> Telemetry:
+    """MEMORYOS_TELEMETRY=otlp turns on OpenTelemetry export configured by the standard OTEL_*
+    variables; anything else (or unset) keeps telemetry off."""
+    from memoryos.settings import ENV_TELEMETRY
+
+    if environ.get(ENV_TELEMETRY, "").strip().lower() != "otlp":
+        return DISABLED
+    return OtelTelemetry.from_environment(store_id, environ)

@@ -72,18 +72,6 @@ class Telemetry:
 DISABLED = Telemetry()
 
 
-def from_environment(store_id: str, environ: Mapping[str, str]) -> Telemetry:
-    """MEMORYOS_TELEMETRY=otlp turns on OpenTelemetry export configured by the standard OTEL_*
-    variables; anything else (or unset) keeps telemetry off."""
-    from memoryos.settings import ENV_TELEMETRY
-
-    if environ.get(ENV_TELEMETRY, "").strip().lower() != "otlp":
-        return DISABLED
-    from memoryos.otel import OtelTelemetry
-
-    return OtelTelemetry.from_environment(store_id, environ)
-
-
 class _Instrumented(Protocol):
     telemetry: Telemetry
 

@@ -9,7 +9,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
+import queue
+import subprocess
 import sys
+import threading
+import tomllib
 from collections.abc import Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -20,11 +25,13 @@ import anyio
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from mcp.types import CallToolResult, TextContent, Tool
+from mcp.types import INVALID_REQUEST, PARSE_ERROR, CallToolResult, TextContent, Tool
 
 import memoryos
 from auditor.states import STATES as AUDIT_STATES
+from memoryos.mcp_sdk import SUPPORTED, installed_version, sdk_problem
 from memoryos.mcp_server import ToolFailure, build_parser, main, run_auditor
+from memoryos.mcp_stdio import reply_for
 
 ALICE = memoryos.Scope(user="alice", assistant="coder")
 BOB = memoryos.Scope(user="bob", assistant="coder")
@@ -61,12 +68,13 @@ def text(result: CallToolResult) -> str:
     return "".join(block.text for block in result.content if isinstance(block, TextContent))
 
 
+def server_command(db: Path, *extra: str) -> list[str]:
+    return ["-m", "memoryos", "mcp", "--db", str(db), "--user", "alice", "--assistant", "coder", *extra]
+
+
 @asynccontextmanager
-async def connect(db: Path, errlog: TextIO) -> Any:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "memoryos", "mcp", "--db", str(db), "--user", "alice", "--assistant", "coder"],
-    )
+async def connect(db: Path, errlog: TextIO, *extra: str) -> Any:
+    params = StdioServerParameters(command=sys.executable, args=server_command(db, *extra))
     async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
@@ -302,3 +310,242 @@ def test_an_invalid_scope_fails_at_launch_with_the_cli_exit_code_and_creates_no_
     assert main(["--db", str(db), "--user", " ", "--assistant", "coder"]) == 2
     assert "user must not be empty" in capsys.readouterr().err
     assert not db.exists()
+
+
+# -- strict arguments (issue 11, 22) ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("tool", "arguments", "field"),
+    [
+        ("memory_read", {"query": "blyck", "k": "5"}, "k"),
+        ("memory_read", {"query": "blyck", "k": True}, "k"),
+        ("memory_read", {"query": "blyck", "k": 2.0}, "k"),
+        ("memory_write", {"key": "k:1", "body": "b", "confidence": True}, "confidence"),
+        ("memory_write", {"key": "k:1", "body": "b", "confidence": "1"}, "confidence"),
+        ("memory_remember", {"text": 5}, "text"),
+    ],
+)
+def test_arguments_are_not_coerced_as_the_python_api_does_not_coerce_them(
+    client: Client, tool: str, arguments: dict[str, Any], field: str
+) -> None:
+    result = client.call(tool, arguments)
+    assert result.is_error and f"{field}:" in text(result), text(result)
+
+
+def test_an_empty_query_says_to_give_words_to_look_for(client: Client) -> None:
+    result = client.call("memory_read", {"query": "   "})
+    assert result.is_error and "query is empty: give the words to look for" in text(result)
+    assert "remember" not in text(result)
+
+
+def test_an_unknown_argument_to_health_is_named_without_blaming_the_scope(client: Client) -> None:
+    result = client.call("memory_health", {"verbose": True})
+    assert result.is_error
+    assert "unexpected argument 'verbose': memory_health takes no arguments" in text(result)
+    assert "scope" not in text(result)
+    result = client.call("memory_read", {"query": "blyck", "limit": 3})
+    assert "unexpected argument 'limit': memory_read takes key, query, k" in text(result)
+
+
+# -- launching with a configuration (issue 11, 20) --------------------------------------------------
+def test_the_config_file_given_at_launch_configures_the_store(tmp_path: Path) -> None:
+    db, config = tmp_path / "memory.db", tmp_path / "config.json"
+    config.write_text('{"stm_capacity": 2}')
+
+    async def three_turns() -> None:
+        with (tmp_path / "server.stderr").open("w", encoding="utf-8") as errlog:
+            async with connect(db, errlog, "--config", str(config)) as session:
+                for n in range(3):
+                    result = await session.call_tool("memory_remember", {"text": f"turn {n} about kiwis"})
+                    assert not result.is_error, text(result)
+
+    anyio.run(three_turns)
+    with memoryos.open(db) as memory:
+        assert memory.status()["tiers"]["stm"] == 1  # capacity 2: the first two moved to MTM
+
+
+def test_a_bad_config_file_fails_at_launch_with_the_cli_exit_code(tmp_path: Path) -> None:
+    config = tmp_path / "config.json"
+    config.write_text('{"stm_capacity": -1}')
+    done = subprocess.run(
+        [sys.executable, *server_command(tmp_path / "memory.db", "--config", str(config))],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "stm_capacity" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "memory.db").exists()
+
+
+# -- every line gets an answer (issue 11, 21) -------------------------------------------------------
+MALFORMED: dict[str, tuple[str, str | int | None, int]] = {
+    # name: (line, the id the answer must carry, JSON-RPC error code)
+    "not json": ("{nope", None, PARSE_ERROR),
+    "a 5,000-digit id": (
+        '{"jsonrpc":"2.0","id":' + "9" * 5000 + ',"method":"tools/list"}',
+        None,
+        INVALID_REQUEST,
+    ),
+    "a 5,000-digit argument": (
+        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_read",'
+        '"arguments":{"query":"x","k":' + "9" * 5000 + "}}}",
+        3,
+        INVALID_REQUEST,
+    ),
+    "a lone surrogate": (
+        '{"jsonrpc":"2.0","id":"s-4","method":"tools/call","params":{"name":"memory_remember",'
+        '"arguments":{"text":"\\ud800"}}}',
+        "s-4",
+        INVALID_REQUEST,
+    ),
+    "deep nesting": (
+        '{"jsonrpc":"2.0","id":5,"method":"tools/list","params":' + "[" * 20000 + "]" * 20000 + "}",
+        None,
+        PARSE_ERROR,
+    ),
+    "an array": ("[]", None, INVALID_REQUEST),
+    "a string": ('"tools/list"', None, INVALID_REQUEST),
+    "no method": ('{"jsonrpc":"2.0","id":8}', 8, INVALID_REQUEST),
+    "JSON-RPC 1.0": ('{"jsonrpc":"1.0","id":9,"method":"tools/list"}', 9, INVALID_REQUEST),
+}
+
+
+class RawSession:
+    """JSON-RPC over a server's real stdin/stdout, one line at a time, with a timeout per reply."""
+
+    def __init__(self, db: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, *server_command(db)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def reply(self, timeout: float = 30.0) -> dict[str, Any]:
+        try:
+            reply = json.loads(self.lines.get(timeout=timeout))
+        except queue.Empty:
+            pytest.fail("no reply: the client would hang")
+        assert isinstance(reply, dict)
+        return reply
+
+    def close(self) -> str:
+        assert self.process.stdin and self.process.stdout and self.process.stderr
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+        self.reader.join(timeout=30)
+        self.process.stdout.close()
+        with self.process.stderr:
+            return self.process.stderr.read().decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def raw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RawSession]:
+    session = RawSession(tmp_path_factory.mktemp("raw") / "memory.db")
+    session.send(
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "1"},
+                },
+            }
+        )
+    )
+    assert "result" in session.reply()
+    session.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    yield session
+    assert "Traceback" not in session.close()
+
+
+@pytest.mark.parametrize("name", MALFORMED)
+def test_every_malformed_line_gets_a_json_rpc_error_and_the_session_goes_on(
+    raw: RawSession, name: str
+) -> None:
+    line, request_id, code = MALFORMED[name]
+    raw.send(line)
+    reply = raw.reply()
+    assert reply["jsonrpc"] == "2.0" and reply["id"] == request_id and reply["error"]["code"] == code
+    assert "9999" not in reply["error"]["message"]  # fixed texts: nothing of the line comes back
+    raw.send('{"jsonrpc":"2.0","id":"after","method":"tools/list"}')
+    after = raw.reply()
+    assert after["id"] == "after" and {tool["name"] for tool in after["result"]["tools"]} == TOOL_NAMES
+
+
+def test_all_the_malformed_lines_in_one_burst_get_one_answer_each_in_order(raw: RawSession) -> None:
+    for line, _, _ in MALFORMED.values():
+        raw.send(line)
+    assert [raw.reply()["id"] for _ in MALFORMED] == [request_id for _, request_id, _ in MALFORMED.values()]
+
+
+def test_the_transport_answers_exactly_the_lines_the_sdk_would_drop() -> None:
+    assert reply_for('{"jsonrpc":"2.0","id":1,"method":"tools/list"}') is None
+    assert reply_for("   ") is None  # a blank line is no request
+    for line, request_id, code in MALFORMED.values():
+        reply = reply_for(line)
+        assert reply is not None and reply.id == request_id and reply.error.code == code
+
+
+# -- the SDK it runs on (issue 11, 2) ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("installed", "problem"),
+    [
+        ("2.0.0", None),
+        ("2.3.0", None),
+        ("2.10.1rc1", None),
+        ("1.30.0", "needs the MCP SDK 2.x (mcp>=2.0,<3) but mcp 1.30.0 is installed"),
+        ("1.2.0", "but mcp 1.2.0 is installed: pip install 'mcp>=2.0,<3'"),
+        ("3.0.0", "but mcp 3.0.0 is installed"),
+        (None, "which is not installed: pip install 'mcp>=2.0,<3'"),
+    ],
+)
+def test_the_sdk_version_check(installed: str | None, problem: str | None) -> None:
+    found = sdk_problem(installed)
+    assert found == problem if problem is None else (found is not None and problem in found)
+
+
+def test_the_extra_pins_the_range_the_check_accepts_and_the_installed_sdk_is_in_it() -> None:
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]
+    assert project["optional-dependencies"]["mcp"] == [SUPPORTED]
+    assert SUPPORTED in project["optional-dependencies"]["test"]
+    assert sdk_problem(installed_version()) is None
+
+
+def test_with_the_1x_sdk_installed_memoryos_mcp_says_which_version_it_needs(tmp_path: Path) -> None:
+    """A 1.x distribution first on the path (as after `pip install mcp==1.30.0`): its `mcp` package
+    has no `mcp.server.context`, and its metadata says 1.30.0."""
+    (tmp_path / "mcp").mkdir()
+    (tmp_path / "mcp" / "__init__.py").write_text("")
+    info = tmp_path / "mcp-1.30.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mcp\nVersion: 1.30.0\n")
+    done = subprocess.run(
+        [sys.executable, *server_command(tmp_path / "memory.db")],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=os.environ | {"PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])},
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "needs the MCP SDK 2.x (mcp>=2.0,<3) but mcp 1.30.0 is installed" in done.stderr
+    assert "memoryos[mcp]" not in done.stderr and not (tmp_path / "memory.db").exists()
