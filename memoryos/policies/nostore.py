@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from memoryos.policies.nostore_checks import char_classes
 from memoryos.policies.nostore_entropy import find_high_entropy
 from memoryos.policies.nostore_keywords import find_credentials, find_passwords
+from memoryos.policies.nostore_normalize import Normalized, normalize
 from memoryos.policies.nostore_pii import find_cards, find_emails, find_ibans, find_phones
+from memoryos.policies.nostore_rules import find_provider_tokens
 
 Finder = Callable[[str], Iterable[tuple[int, int]]]
 REASON_CODE = re.compile(r"^[a-z0-9_]{1,32}(:[a-z0-9_]{1,64})?$")
@@ -267,6 +269,8 @@ _TABLE: tuple[Family, ...] = (
         fold_hints=True,
         priority=35,
     ),
+    # Formats of many more providers, from CredSweeper's rules when `memoryos[secrets]` is installed.
+    Family("provider_token", "secret", find_provider_tokens, priority=21),
     Family("password_assignment", "secret", find_passwords, priority=40),
     Family("credential_assignment", "secret", find_credentials, priority=41),
     Family("high_entropy", "secret", find_high_entropy, priority=60),
@@ -306,8 +310,14 @@ def _overlaps(kept_starts: list[int], kept_ends: list[int], start: int, end: int
     return index > 0 and kept_ends[index - 1] > start
 
 
-def _resolve(found: list[tuple[int, int, int, Family]]) -> list[Detection]:
-    """Most specific family first; a span overlapping one already kept is dropped."""
+def _on_original(detection: Detection, copy: Normalized) -> Detection:
+    start, end = copy.span(detection.start, detection.end)
+    return replace(detection, start=start, end=end)
+
+
+def _resolve(found: list[tuple[int, int, int, Family]], copy: Normalized) -> list[Detection]:
+    """Most specific family first; a span overlapping one already kept is dropped. Spans are settled on
+    the normalised copy and mapped back onto the original text, which keeps them disjoint and ordered."""
     kept_starts: list[int] = []
     kept_ends: list[int] = []
     kept: list[Detection] = []
@@ -318,19 +328,22 @@ def _resolve(found: list[tuple[int, int, int, Family]]) -> list[Detection]:
         kept_starts.insert(index, start)
         kept_ends.insert(index, end)
         kept.insert(index, Detection(family.name, family.reason, start, end))
-    return kept
+    return [_on_original(detection, copy) for detection in kept]
 
 
 def scan(text: str, families: frozenset[str] | None = None) -> list[Detection]:
     """Detections of the selected families (default: all), disjoint and ordered by start.
 
+    The finders run on the normalised copy of the text (see `nostore_normalize`), so a zero-width or
+    non-breaking space inside a card number hides nothing; the spans returned are on `text` itself.
     Unknown family names are an error: a typo in configuration must not silently disable the rule.
     """
     names = DEFAULT_FAMILIES if families is None else families
     unknown = names - DEFAULT_FAMILIES
     if unknown:
         raise ValueError(f"unknown no-store families: {sorted(unknown)}")
-    return _resolve(_candidates(text, names))
+    copy = normalize(text)
+    return _resolve(_candidates(copy.text, names), copy)
 
 
 def redact(text: str, detections: list[Detection]) -> str:
