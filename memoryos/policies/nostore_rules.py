@@ -100,10 +100,42 @@ def load_rules(path: Path | None) -> tuple[ProviderRule, ...]:
     return parse_rules(document)
 
 
+@dataclass(frozen=True)
+class RuleTable:
+    """Rules indexed by their hints, so one call tests each distinct hint once, not once per rule."""
+
+    rules: tuple[ProviderRule, ...]
+    hints: tuple[str, ...]  # every distinct hint
+    by_hint: Mapping[str, tuple[int, ...]]  # hint -> indices of the rules that name it
+    unhinted: tuple[int, ...]  # rules without hints run on every text
+
+    @classmethod
+    def of(cls, rules: tuple[ProviderRule, ...]) -> RuleTable:
+        by_hint: dict[str, list[int]] = {}
+        for index, rule in enumerate(rules):
+            for hint in rule.hints:
+                by_hint.setdefault(hint, []).append(index)
+        unhinted = tuple(index for index, rule in enumerate(rules) if not rule.hints)
+        frozen = {hint: tuple(indices) for hint, indices in by_hint.items()}
+        return cls(rules, tuple(frozen), frozen, unhinted)
+
+    def applicable(self, text: str) -> list[ProviderRule]:
+        folded = text.lower()
+        chosen = set(self.unhinted)
+        for hint in self.hints:
+            if hint in folded:
+                chosen.update(self.by_hint[hint])
+        return [self.rules[index] for index in sorted(chosen)]
+
+
 @cache
-def installed_rules() -> tuple[ProviderRule, ...]:
+def installed_table() -> RuleTable:
     """The rules of the installed CredSweeper, read once per process (empty without it)."""
-    return load_rules(rules_path())
+    return RuleTable.of(load_rules(rules_path()))
+
+
+def installed_rules() -> tuple[ProviderRule, ...]:
+    return installed_table().rules
 
 
 def _random_looking(value: str) -> bool:
@@ -113,15 +145,14 @@ def _random_looking(value: str) -> bool:
     return any(c.isdigit() for c in value) or (value.lower() != value and value.upper() != value)
 
 
-def find_with(rules: tuple[ProviderRule, ...], text: str) -> Iterator[tuple[int, int]]:
-    folded = text.lower()
-    for rule in rules:
-        if rule.hints and not any(hint in folded for hint in rule.hints):
-            continue
+def find_with(table: RuleTable, text: str) -> Iterator[tuple[int, int]]:
+    for rule in table.applicable(text):
         for match in rule.pattern.finditer(text):
             if _random_looking(match.group("value")):
                 yield match.span("value")
 
 
 def find_provider_tokens(text: str) -> Iterator[tuple[int, int]]:
-    return find_with(installed_rules(), text)
+    if not (table := installed_table()).rules:
+        return iter(())
+    return find_with(table, text)
