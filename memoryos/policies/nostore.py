@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from memoryos.policies.nostore_checks import char_classes
+from memoryos.policies.nostore_checks import char_classes, decodes_to_text, placeholder_secret
 from memoryos.policies.nostore_entropy import find_high_entropy
+from memoryos.policies.nostore_ids import find_national_ids
 from memoryos.policies.nostore_keywords import find_credentials, find_passwords
 from memoryos.policies.nostore_normalize import Normalized, normalize
 from memoryos.policies.nostore_pii import find_cards, find_emails, find_ibans, find_phones
@@ -99,13 +100,21 @@ _PEM_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?--
 _PEM_END = re.compile(r"-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----")
 
 
+_TEMPLATE_BODY = re.compile(r"[\s.…*xX]*|[\s.…]*<[^<>]*>[\s.…]*")
+
+
 def find_private_keys(text: str) -> Iterator[tuple[int, int]]:
-    """From a BEGIN line to its END line; a key cut off before its END is refused up to the text's end."""
+    """From a BEGIN line to its END line; a key cut off before its END is refused up to the text's end.
+
+    A block whose body is only "...", "<paste your key here>" or filler shows the format, not a key.
+    """
     position = 0
     while (begin := _PEM_BEGIN.search(text, position)) is not None:
         end = _PEM_END.search(text, begin.end())
         stop = end.end() if end else len(text)
-        yield begin.start(), stop
+        body = text[begin.end() : end.start() if end else len(text)]
+        if not (end and _TEMPLATE_BODY.fullmatch(body)):
+            yield begin.start(), stop
         position = stop
 
 
@@ -276,6 +285,7 @@ _TABLE: tuple[Family, ...] = (
     Family("high_entropy", "secret", find_high_entropy, priority=60),
     Family("credit_card", "pii", find_cards, priority=45),
     Family("iban", "pii", find_ibans, priority=45),
+    Family("national_id", "pii", find_national_ids, priority=46),
     Family("email", "pii", find_emails, ("@",), priority=50),
     Family("phone", "pii", find_phones, priority=55),
 )
@@ -291,13 +301,28 @@ def _hinted(family: Family, text: str, folded: str) -> bool:
     return any(hint in haystack for hint in family.hints)
 
 
+# Families whose values may be plain base64 of a readable note (pagination cursors, encoded text).
+_ENCODED_TEXT_FAMILIES = frozenset({"high_entropy", "credential_assignment"})
+
+
+def _plausible(family: Family, value: str) -> bool:
+    """Checks every secret family shares: examples, templates and encoded text are not secrets."""
+    if family.klass != "secret" or family.name == "private_key":
+        return True
+    if placeholder_secret(value):
+        return False
+    return family.name not in _ENCODED_TEXT_FAMILIES or not decodes_to_text(value)
+
+
 def _candidates(text: str, names: frozenset[str]) -> list[tuple[int, int, int, Family]]:
     folded = text.lower()
     found: list[tuple[int, int, int, Family]] = []
     for family in _TABLE:
         if family.name in names and _hinted(family, text, folded):
             found.extend(
-                (family.priority, start, end, family) for start, end in family.find(text) if end > start
+                (family.priority, start, end, family)
+                for start, end in family.find(text)
+                if end > start and _plausible(family, text[start:end])
             )
     return found
 

@@ -23,6 +23,15 @@ PASSWORD_WORDS: tuple[str, ...] = (
     "jelszó", "şifre", "sifre", "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
 )  # fmt: skip
 
+# Words for a PIN: its value is short and all digits, which after any other password word is too weak
+# a sign ("password: 1234" is more often a count than a secret; "PIN: 1234" is the PIN).
+PIN_WORDS: tuple[str, ...] = (
+    "pin", "pin code", "pincode", "code pin", "pin-nummer", "pin nummer", "número pin", "codice pin",
+    "pinkode", "pinkod", "pin-koodi", "пин-код", "пин код", "pin-kód",
+)  # fmt: skip
+UNSPACED_PIN_WORDS: tuple[str, ...] = ("暗証番号", "비밀번호")  # already password words: values may be PINs
+_PIN_KEYS = frozenset(re.sub(r"[ _.\-]", "", word) for word in PIN_WORDS + UNSPACED_PIN_WORDS)
+
 # Words in scripts written without spaces: no word boundary can be asked of them.
 UNSPACED_PASSWORD_WORDS: tuple[str, ...] = (
     "パスワード",
@@ -95,6 +104,7 @@ _CODE_PREFIX = re.compile(
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z_]*)*")
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
+_PATH_LIKE = re.compile(r"[A-Za-z_.\-]+(?:/[A-Za-z_.\-]+)+")  # "secret/db": a vault path, not a value
 _MASK = re.compile(r"(.)\1{2,}|[*•●]+")
 _TRAIL = ".,;:)]}\"'»”’」』"
 
@@ -110,7 +120,9 @@ _SPACED = r"(?<![{l}])(?:{w})(?![{l}0-9_])"
 # Matched against a lower-cased copy of the text: a case-sensitive alternation runs several times
 # faster than an IGNORECASE one, and the keywords are the hot loop of the whole scan.
 _PASSWORD_KEYWORD = re.compile(
-    _SPACED.format(l=_LETTER, w=_alternation(PASSWORD_WORDS)) + "|" + _alternation(UNSPACED_PASSWORD_WORDS)
+    _SPACED.format(l=_LETTER, w=_alternation(PASSWORD_WORDS + PIN_WORDS))
+    + "|"
+    + _alternation(UNSPACED_PASSWORD_WORDS)
 )
 _CREDENTIAL_KEYWORD = re.compile(
     _SPACED.format(l=_LETTER, w=_alternation(CREDENTIAL_WORDS))
@@ -239,16 +251,22 @@ def _key_like(value: str, level: int) -> bool:
     return (has_both or _case_changes(value) >= 2) and wordiness(value) < 0.7
 
 
+def _is_pin(keyword: str) -> bool:
+    return re.sub(r"[ _.\-]", "", keyword.casefold()) in _PIN_KEYS
+
+
 def value_ok(value: str, keyword: str, is_password: bool, level: int, quoted: bool) -> bool:
     """Whether a keyword's value is a credential worth refusing (pure; the value is never kept)."""
     minimum = 4 if is_password else 8
     if len(value) < (3 if quoted else minimum) or _placeholder(value, keyword, level, quoted):
         return False
+    if is_password and _is_pin(keyword) and (value.isdigit() or level >= 2):
+        return value.isdigit() and len(value) <= 8  # "PIN 4821"; "pin the issue" is no PIN
     if not is_password:
         return _key_like(value, level)
     if value.isdigit() and len(value) < 6:
         return False
-    if level >= 2 and len(value) < 6:
+    if level >= 2 and (len(value) < 6 or _PATH_LIKE.fullmatch(value)):
         return False
     return (quoted and level < 2) or level == 0 or _looks_like_credential(value, is_password)
 

@@ -26,6 +26,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from memoryos.policies.nostore_entropy import inside, public_spans
+
 KEPT_CONFIDENCE = frozenset({"strong", "moderate"})
 # Values shorter than this are never a token worth refusing on a format match alone.
 MIN_VALUE_LENGTH = 16
@@ -146,10 +148,15 @@ def _random_looking(value: str) -> bool:
 
 
 def find_with(table: RuleTable, text: str) -> Iterator[tuple[int, int]]:
+    """Values of the applicable rules, except inside certificates and public keys, which are public
+    whatever format a rule sees in their base64 (CredSweeper decodes them to tell; this does not)."""
+    public = public_spans(text)
+    public_starts = [span[0] for span in public]
     for rule in table.applicable(text):
         for match in rule.pattern.finditer(text):
-            if _random_looking(match.group("value")):
-                yield match.span("value")
+            start, end = match.span("value")
+            if _random_looking(match.group("value")) and not inside(public, public_starts, start):
+                yield start, end
 
 
 def find_provider_tokens(text: str) -> Iterator[tuple[int, int]]:
