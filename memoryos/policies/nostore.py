@@ -138,6 +138,24 @@ def find_aws_secret_keys(text: str) -> Iterator[tuple[int, int]]:
                 position = match.end()
 
 
+# A URL that is itself the credential: whoever has a webhook URL can post as the integration, and the
+# Telegram Bot API takes the bot's token as a path segment. The scan for high-entropy tokens skips URLs
+# (they are public addresses), so these are found by where the secret sits in the path.
+_SECRET_URL = re.compile(
+    r"https?://[^\s/\"'<>]+/(?:[^\s?#\"'<>]*/)?(?:webhooks?|hooks|webhookb2)/([^\s?#\"'<>]{20,})"
+    r"|https?://[^\s/\"'<>]+/bot(\d{6,12}:[A-Za-z0-9_\-]{30,})"
+)
+_URL_TOKEN = re.compile(r"[A-Za-z0-9_\-]{20,}")
+
+
+def find_secret_urls(text: str) -> Iterator[tuple[int, int]]:
+    """The whole URL, when its path after the hooks or bot segment holds a random token."""
+    for match in _SECRET_URL.finditer(text):
+        tail = match.group(1) or match.group(2)
+        if any(_letters_and_digits(token) and _mixed_case(token) for token in _URL_TOKEN.findall(tail)):
+            yield match.span()
+
+
 _BOUND = r"(?<![A-Za-z0-9_\-])"
 _TAIL = r"(?![A-Za-z0-9_\-])"
 
@@ -177,6 +195,7 @@ _TABLE: tuple[Family, ...] = (
         ("hooks.slack.com",),
         priority=5,
     ),
+    Family("secret_url", "secret", find_secret_urls, ("hook", "/bot"), fold_hints=True, priority=6),
     Family(
         "stripe_key",
         "secret",

@@ -150,7 +150,7 @@ def placeholder_secret(value: str) -> bool:
     return _FILLER_RUN.search(value) is not None
 
 
-_B64_BODY = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
+_B64_BODY = re.compile(r"[A-Za-z0-9+/_\-]{12,}={0,2}")
 
 
 def decodes_to_text(token: str) -> bool:

@@ -171,9 +171,10 @@ def _has_context(kind: IdKind, text: str, start: int) -> bool:
 
 
 def find_national_ids(text: str) -> Iterator[tuple[int, int]]:
-    if not _HINT.search(text):
-        return
+    digits = _HINT.search(text) is not None
     for kind in KINDS:
+        if not (digits or kind.name == "passport") or (kind.context and not kind.context.search(text)):
+            continue
         for match in kind.pattern.finditer(text):
             if kind.check(_digits(match.group())) and _has_context(kind, text, match.start()):
                 yield match.span()

@@ -105,6 +105,7 @@ _CODE_PREFIX = re.compile(
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z_]*)*")
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
 _PATH_LIKE = re.compile(r"[A-Za-z_.\-]+(?:/[A-Za-z_.\-]+)+")  # "secret/db": a vault path, not a value
+_NAMES_A_KEY = re.compile(r"key|secret|clé|clave|chave|schlüssel|ключ|キー|密钥|秘钥")
 _MASK = re.compile(r"(.)\1{2,}|[*•●]+")
 _TRAIL = ".,;:)]}\"'»”’」』"
 
@@ -242,10 +243,13 @@ def _looks_like_credential(value: str, is_password: bool) -> bool:
     return _case_changes(value) >= 2 and wordiness(value) < 0.7
 
 
-def _key_like(value: str, level: int) -> bool:
+def _key_like(value: str, level: int, keyword: str) -> bool:
     """Keys and tokens are long mixes of letters and digits; a bare hex run next to "token" is usually
-    an id or a hash, so it counts only when a connector says it is the value."""
-    if level >= 2 and (len(value) < 16 or _HEX.fullmatch(value)):
+    an id or a hash, so it counts only when a connector says it is the value, or when the word names
+    a key or a secret and the run is as long as a 128-bit key ("API key 5c5f81eb...")."""
+    if level >= 2 and len(value) < 16:
+        return False
+    if level >= 2 and _HEX.fullmatch(value) and not (len(value) >= 32 and _NAMES_A_KEY.search(keyword)):
         return False
     has_both = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
     return (has_both or _case_changes(value) >= 2) and wordiness(value) < 0.7
@@ -263,7 +267,7 @@ def value_ok(value: str, keyword: str, is_password: bool, level: int, quoted: bo
     if is_password and _is_pin(keyword) and (value.isdigit() or level >= 2):
         return value.isdigit() and len(value) <= 8  # "PIN 4821"; "pin the issue" is no PIN
     if not is_password:
-        return _key_like(value, level)
+        return _key_like(value, level, keyword)
     if value.isdigit() and len(value) < 6:
         return False
     if level >= 2 and (len(value) < 6 or _PATH_LIKE.fullmatch(value)):

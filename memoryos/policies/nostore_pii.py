@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from memoryos.policies.nostore_checks import IBAN_LENGTHS, card_number_ok, iban_ok
 
 # Digits with optional single space or dash separators; no look-around lets a card start or end
-# inside a longer number, a decimal or a dashed identifier. The boundaries are ASCII: in Japanese or
-# Chinese the number touches the words around it ("カード番号は4111...です"), and those are no part of it.
-_CARD = re.compile(r"(?<![A-Za-z0-9_.+/-])\d(?:[ -]?\d){11,18}(?![A-Za-z0-9_]|[.,/-]\d)")
+# inside a longer number, a decimal or a dashed identifier (a UUID's first groups can pass Luhn).
+# The boundaries are ASCII: in Japanese or Chinese the number touches the words around it
+# ("カード番号は4111...です"), and those are no part of it.
+_CARD = re.compile(r"(?<![A-Za-z0-9_.+/-])\d(?:[ -]?\d){11,18}(?![A-Za-z0-9_]|[.,/-][A-Za-z0-9])")
 
 
 def find_cards(text: str) -> Iterator[tuple[int, int]]:
