@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+from memoryos.policies.nostore_address import find_addresses
 from memoryos.policies.nostore_checks import char_classes, decodes_to_text, placeholder_secret
 from memoryos.policies.nostore_entropy import find_high_entropy
 from memoryos.policies.nostore_ids import find_national_ids
@@ -306,6 +307,7 @@ _TABLE: tuple[Family, ...] = (
     Family("iban", "pii", find_ibans, priority=45),
     Family("national_id", "pii", find_national_ids, priority=46),
     Family("email", "pii", find_emails, ("@",), priority=50),
+    Family("postal_address", "pii", find_addresses, priority=52),
     Family("phone", "pii", find_phones, priority=55),
 )
 
