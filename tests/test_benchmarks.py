@@ -51,3 +51,28 @@ def test_benchmark_runs_and_reports(script: str, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     report = result.stdout + ((tmp_path / "result.md").read_text() if script in WRITES_OUT else "")
     assert "ratio" in report.lower(), report[-2000:]  # every benchmark states a ratio to its baseline
+
+
+def test_no_store_bench_holds_its_floors() -> None:
+    """Recall and false positives of the no-store rule on both corpora, each also obfuscated, stay
+    above the floors (the full figures are in bench/results/secrets.md)."""
+    args = [
+        "--per-family",
+        "10",
+        "--benign",
+        "300",
+        "--no-write",
+        "--min-recall",
+        "0.97",
+        "--max-fp",
+        "0.015",
+    ]
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "bench_secrets.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "| independent obfuscated |" in result.stdout  # the independent corpus was scored
