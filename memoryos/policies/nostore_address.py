@@ -43,7 +43,10 @@ _POSTCODE = (
     r"|[A-Z]{2}\s\d{5}(?:-\d{4})?"  # US state and ZIP
     r"|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})(?!\w)"  # UK
 )
-_ADDRESS = re.compile(rf"{_STREET},[^\n]{{0,60}}?{_POSTCODE}")
+_POSTCODE_RE = re.compile(_POSTCODE)
+# The street, its comma, then anything up to the postal code (the window ends where the code starts).
+_STREET_BEFORE_CODE = re.compile(rf"{_STREET},[^\n]{{0,60}}$")
+_WINDOW = 140  # characters before a postal code in which its street must start
 _JAPANESE = re.compile(
     r"(?:〒\s?\d{3}-\d{4}\s?)?(?:東京都|北海道|(?:大阪|京都)府|[\u4e00-\u9fff]{2,3}県)"
     r"[\u3040-\u30ff\u4e00-\u9fff]{1,12}?[市区町村郡][\u3040-\u30ff\u4e00-\u9fff]{0,12}?"
@@ -53,10 +56,16 @@ _HINTS = re.compile(r"\d")
 
 
 def find_addresses(text: str) -> Iterator[tuple[int, int]]:
+    """Postal codes first (rare and cheap to find), then a street in the short window before each:
+    searching for streets everywhere would try a capitalised word at every position of the text."""
     if not _HINTS.search(text):
         return
-    for match in _ADDRESS.finditer(text):
-        yield match.span()
+    for code in _POSTCODE_RE.finditer(text):
+        line = text.rfind("\n", 0, code.start()) + 1
+        window_start = max(line, code.start() - _WINDOW)
+        street = _STREET_BEFORE_CODE.search(text, window_start, code.start())
+        if street is not None:
+            yield street.start(), code.end()
     if any("\u4e00" <= char <= "\u9fff" for char in text):
         for match in _JAPANESE.finditer(text):
             yield match.span()

@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from memoryos.policies.nostore_keywords import fold
+
 _CONTEXT_WINDOW = 48  # characters before a number in which its context word must appear
 
 
@@ -108,7 +110,9 @@ def passport_ok(compact: str) -> bool:
 
 
 def _context(words: str) -> re.Pattern[str]:
-    return re.compile(rf"(?i:{words})")
+    """Context words, matched against a lower-cased copy: case-sensitive regexes run several times
+    faster than IGNORECASE ones, and these run on every note that holds a number."""
+    return re.compile(words)
 
 
 _B = r"(?<![A-Za-z0-9])"
@@ -163,18 +167,20 @@ KINDS: tuple[IdKind, ...] = (
 _HINT = re.compile(r"\d{2}[ .\-]?\d{2}")
 
 
-def _has_context(kind: IdKind, text: str, start: int) -> bool:
+def _has_context(kind: IdKind, folded: str, start: int) -> bool:
     if kind.context is None:
         return True
-    window = text[max(0, start - _CONTEXT_WINDOW) : start]
-    return kind.context.search(window) is not None
+    return kind.context.search(folded, max(0, start - _CONTEXT_WINDOW), start) is not None
 
 
 def find_national_ids(text: str) -> Iterator[tuple[int, int]]:
-    digits = _HINT.search(text) is not None
+    if not any(char.isdigit() for char in text):
+        return
+    pairs = _HINT.search(text) is not None
+    folded = fold(text)
     for kind in KINDS:
-        if not (digits or kind.name == "passport") or (kind.context and not kind.context.search(text)):
+        if not (pairs or kind.name == "passport") or (kind.context and not kind.context.search(folded)):
             continue
         for match in kind.pattern.finditer(text):
-            if kind.check(_digits(match.group())) and _has_context(kind, text, match.start()):
+            if kind.check(_digits(match.group())) and _has_context(kind, folded, match.start()):
                 yield match.span()

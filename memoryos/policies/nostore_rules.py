@@ -152,13 +152,17 @@ def _random_looking(value: str) -> bool:
 def find_with(table: RuleTable, text: str) -> Iterator[tuple[int, int]]:
     """Values of the applicable rules, except inside certificates and public keys, which are public
     whatever format a rule sees in their base64 (CredSweeper decodes them to tell; this does not)."""
-    public = public_spans(text)
+    found = [
+        match.span("value")
+        for rule in table.applicable(text)
+        for match in rule.pattern.finditer(text)
+        if _random_looking(match.group("value"))
+    ]
+    if not found:
+        return
+    public = public_spans(text)  # only when there is something to exclude: most notes have no match
     public_starts = [span[0] for span in public]
-    for rule in table.applicable(text):
-        for match in rule.pattern.finditer(text):
-            start, end = match.span("value")
-            if _random_looking(match.group("value")) and not inside(public, public_starts, start):
-                yield start, end
+    yield from (span for span in found if not inside(public, public_starts, span[0]))
 
 
 def find_provider_tokens(text: str) -> Iterator[tuple[int, int]]:
