@@ -297,8 +297,35 @@ def find_assignments(text: str, want_password: bool) -> Iterator[tuple[int, int]
                 break
 
 
+# The value first, the keyword after: "Papillon2018? — that's the password for Figma",
+# "hunter2X est le mot de passe". Matched on the folded text; the value's span is the same there.
+_VALUE_FIRST = re.compile(
+    r"(?<!\S)(?P<v>[^\s\"'`]{4,64})\s{0,2}[—–\-:,]?\s{0,2}"
+    r"(?:that's|that is|this is|it's|it is|is|was|c'est|es|est|ist|é|è|is het)\s+"
+    r"(?:the|my|our|your|le|mon|notre|ton|votre|la|mi|tu|el|das|mein|unser|o|a|il|de)\s+"
+    rf"(?:new\s+|nuevo\s+|nouveau\s+|neue\s+)?(?:{_alternation(PASSWORD_WORDS)})(?![{_LETTER}0-9_])"
+)
+# "login for the NAS is admin / Zanahoria1974!": a user and a password written as a pair after a
+# login word; the part after the slash is the password.
+_LOGIN_PAIR = re.compile(
+    r"(?<![a-z])(?:login|log-in|logon|credentials|creds|user/pass(?:word)?|zugangsdaten|anmeldedaten|"
+    r"identifiants|credenciales|acceso|credenziali)(?![a-z])[^\n]{0,40}?"
+    r"(?<!\S)[^\s/]{2,40}\s?/\s?(?P<v>[^\s/]{4,64})(?!\S)"
+)
+
+
+def _stated_passwords(text: str) -> Iterator[tuple[int, int]]:
+    folded = fold(text)
+    for pattern in (_VALUE_FIRST, _LOGIN_PAIR):
+        for match in pattern.finditer(folded):
+            value, end = _trim(text[match.start("v") : match.end("v")], match.start("v"))
+            if value_ok(value, "password", True, 1, False):
+                yield match.start("v"), end
+
+
 def find_passwords(text: str) -> Iterator[tuple[int, int]]:
-    return find_assignments(text, want_password=True)
+    yield from find_assignments(text, want_password=True)
+    yield from _stated_passwords(text)
 
 
 def find_credentials(text: str) -> Iterator[tuple[int, int]]:

@@ -533,6 +533,13 @@ NEW_FAMILY_POSITIVES: list[tuple[str, str, str]] = [
     ),
     ("password_assignment", "my debit card PIN is 6216", "6216"),
     ("password_assignment", "暗証番号は2171です", "2171"),
+    (
+        "password_assignment",
+        "Papillon2018? — that's the password for the shared Figma account",
+        "Papillon2018",
+    ),
+    ("password_assignment", "Tr0ub4dor&3 est le mot de passe du wifi", "Tr0ub4dor&3"),
+    ("password_assignment", "login for the NAS is admin / Zanahoria1974!", "Zanahoria1974"),
     ("credential_assignment", f"datadog: API key {HEX32} (the app key is separate)", HEX32),
 ]
 NEW_NEGATIVES = [
@@ -554,6 +561,8 @@ NEW_NEGATIVES = [
     "security issues: security@example.com (see SECURITY.md)",
     "PGPASSWORD=$(vault kv get -field=password secret/db) psql -h db -U app",
     "pin the issue to the board and connect pin 13 to ground",
+    "this is the password reset page; Bitwarden is the password manager we use",
+    "login flow: step 1/2 then 2/2, the login form is at /admin / dashboard",
     "the PIN must have 4 to 8 digits",
     "Spring 2024, 10000 users joined; sent via email to 3 people, 10115 Berlin office",
     "meet at 5 Main Street, the office is on the left",
