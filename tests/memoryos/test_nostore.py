@@ -533,6 +533,7 @@ NEW_FAMILY_POSITIVES: list[tuple[str, str, str]] = [
     ),
     ("password_assignment", "my debit card PIN is 6216", "6216"),
     ("password_assignment", "暗証番号は2171です", "2171"),
+    ("phone", "共有しないでください：携帯：090-1209-8690", "090-1209-8690"),  # "：" folds to ":"
     (
         "password_assignment",
         "Papillon2018? — that's the password for the shared Figma account",
