@@ -95,7 +95,8 @@ def find_emails(text: str) -> Iterator[tuple[int, int]]:
 # A colon may stand right before the number ("携帯：090-..." folds to "携帯:090-..."), but not after a
 # letter or digit ("host:8080", "12:30").
 _PHONE = re.compile(
-    r"(?<![A-Za-z0-9_+#./\-])(?<![A-Za-z0-9]:)(?P<plus>\+\s?)?\(?\d{1,8}\)?(?:[ \t.\-/]{1,2}\(?\d{1,8}\)?){0,6}"
+    r"(?<![A-Za-z0-9_+#./\-])(?<![A-Za-z0-9]:)(?P<plus>\+\s?)?"
+    r"\(?\d{1,8}\)?(?:[ \t.\-/]{1,2}\(?\d{1,8}\)?){0,6}"
     r"(?![A-Za-z0-9_:/]|[.,\-]\d)"
 )
 PHONE_CONTEXT = re.compile(
