@@ -314,9 +314,17 @@ _LOGIN_PAIR = re.compile(
 )
 
 
+_LOGIN_HINTS = ("log", "cred", "user/pass", "daten", "identifiants", "acceso")
+
+
 def _stated_passwords(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
-    for pattern in (_VALUE_FIRST, _LOGIN_PAIR):
+    patterns = []
+    if _PASSWORD_KEYWORD.search(folded):
+        patterns.append(_VALUE_FIRST)
+    if any(hint in folded for hint in _LOGIN_HINTS):
+        patterns.append(_LOGIN_PAIR)
+    for pattern in patterns:
         for match in pattern.finditer(folded):
             value, end = _trim(text[match.start("v") : match.end("v")], match.start("v"))
             if value_ok(value, "password", True, 1, False):

@@ -146,19 +146,25 @@ def _phone_shape(candidate: str, digits: int) -> bool:
     return bool(_NANP.fullmatch(candidate) or _AREA_CODE.fullmatch(candidate) or _TRUNK.fullmatch(candidate))
 
 
+_NUMERIC = "0123456789 \t+-()./,:;"
+
+
 def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
     candidate = text[start:end]
     digits = sum(char.isdigit() for char in candidate)
     if digits < 7:
         return False
     before = text[max(0, start - 32) : start]
-    if _not_phone_context(before):
+    # A window of digits and separators holds no word: skip the word tests (a long run of numbers
+    # would otherwise run two regex searches per digit group).
+    wordy = bool(before.strip(_NUMERIC))
+    if wordy and _not_phone_context(before):
         return False  # "référence pièce +15-640-400": a part number, even with a "+"
     if has_plus:
         return 8 <= digits <= 15
     if _is_other_number(candidate):
         return False
-    if PHONE_CONTEXT.search(before) and 7 <= digits <= 15:
+    if wordy and PHONE_CONTEXT.search(before) and 7 <= digits <= 15:
         return True
     return _phone_shape(candidate, digits)
 
