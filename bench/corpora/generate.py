@@ -2,7 +2,7 @@
 # ruff: noqa
 # fmt: off
 # mypy: ignore-errors
-# (Three lines added when copied into memoryos: the corpus author's file is kept as written, outside
+# (These five lines were added when the file was copied into memoryos: the corpus author's file is kept as written, outside
 # the project's lint, format and type gates.)
 """Independent test corpus for a "no-store" (secret / PII) detector.
 
