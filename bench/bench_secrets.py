@@ -5,7 +5,7 @@ Corpora:
 - `independent`: `corpora/secrets_independent.jsonl`, written by someone who had not read the detector,
   and its obfuscated variant `corpora/secrets_independent_obfuscated.jsonl`;
 - `project+obfuscation`: the project corpus with ZWSP, ZWJ, soft hyphen, BOM, NBSP, narrow NBSP or
-  full-width forms put into each note (`secrets_corpus.obfuscated`).
+  full-width forms put into each note (`obfuscated()` below).
 
 Run: `python bench/bench_secrets.py [--seed N] [--per-family N] [--benign N] [--limit N] [--no-write]
 [--min-recall R --max-fp F]`. With the floors given, it exits 1 when a corpus falls below them.
@@ -21,6 +21,7 @@ import datetime as dt
 import json
 import os
 import platform
+import random
 import re
 import statistics
 import sys
@@ -30,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from secrets_corpus import Sample, build_corpus, obfuscated
+from secrets_corpus import Sample, build_corpus
 
 from memoryos.policies.nostore import DEFAULT_FAMILIES, scan
 from memoryos.policies.nostore_rules import installed_rules
@@ -40,6 +41,51 @@ RESULTS = HERE / "results" / "secrets.md"
 CORPORA = HERE / "corpora"
 BASELINE = re.compile(r"AKIA[0-9A-Z]{16}")  # the cheapest meaningful scan: one literal-led regex
 CORE = DEFAULT_FAMILIES - {"provider_token"}  # the detector without CredSweeper's provider rules
+
+
+# --- obfuscation: what a copy-paste or an evasive writer puts inside a secret ---------------------
+
+INVISIBLE = {"zwsp": "\u200b", "zwj": "\u200d", "soft_hyphen": "\u00ad", "bom": "\ufeff"}
+SPACES = {"nbsp": "\u00a0", "narrow_nbsp": "\u202f"}
+OBFUSCATIONS = (*INVISIBLE, *SPACES, "fullwidth")
+
+
+def _fullwidth(text: str) -> str:
+    """ASCII letters, digits and punctuation as their full-width forms (U+FF01..U+FF5E)."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def obfuscate_text(
+    text: str, span: tuple[int, int] | None, kind: str, rng: random.Random
+) -> tuple[str, tuple[int, int] | None]:
+    """The text with one obfuscation applied inside `span` (a random token of a benign note when None).
+
+    Invisible characters go in the middle of the secret; space kinds replace every space of the text
+    (inside card numbers and IBANs, and between a keyword and its value); full width rewrites the secret.
+    """
+    if span is None:
+        tokens = list(re.finditer(r"\S{4,}", text))
+        span = rng.choice(tokens).span() if tokens else (0, len(text))
+    start, end = span
+    if kind in SPACES:
+        return text.replace(" ", SPACES[kind]), span
+    if kind == "fullwidth":
+        return text[:start] + _fullwidth(text[start:end]) + text[end:], span
+    if end - start < 2:
+        return text, span
+    cut = rng.randint(start + 1, end - 1)
+    return text[:cut] + INVISIBLE[kind] + text[cut:], (start, end + 1)
+
+
+def obfuscated(samples: list[Sample], seed: int) -> list[tuple[str, Sample]]:
+    """Each sample with one obfuscation, the kinds taken in turn: (kind, obfuscated sample)."""
+    rng = random.Random(seed)
+    result = []
+    for index, sample in enumerate(samples):
+        kind = OBFUSCATIONS[index % len(OBFUSCATIONS)]
+        text, span = obfuscate_text(sample.text, sample.span, kind, rng)
+        result.append((kind, Sample(text, sample.family, sample.lang, span)))
+    return result
 
 
 @dataclass
