@@ -8,7 +8,10 @@ Corpora:
   full-width forms put into each note (`obfuscated()` below).
 
 Run: `python bench/bench_secrets.py [--seed N] [--per-family N] [--benign N] [--limit N] [--no-write]
-[--min-recall R --max-fp F]`. With the floors given, it exits 1 when a corpus falls below them.
+[--min-recall R --max-fp F] [--before TREE]`. With the floors given, it exits 1 when a corpus falls
+below them. `--before` scores another source tree's detector too, e.g. the commit this branch started
+from: `git archive $(git merge-base main HEAD) memoryos | tar -x -C /tmp/before`, then
+`--before /tmp/before`.
 Speed is the median per-call cost of `scan()` over the corpus notes, and ms per KB (median over ~1 KB
 chunks, best of 3 runs per chunk) as a ratio to a raw baseline measured in the same run: one compiled-
 regex pass over the same chunks.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib
 import json
 import os
 import platform
@@ -30,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from secrets_corpus import Sample, build_corpus
 
@@ -127,8 +132,11 @@ class Item:
     span: tuple[int, int] | None
 
 
-def _hit(item: Item, families: frozenset[str]) -> list[str]:
-    found = scan(item.text, families)
+Detect = Callable[[str], list[Any]]  # text -> detections with .family, .start and .end
+
+
+def _hit(item: Item, detect: Detect) -> list[str]:
+    found = detect(item.text)
     if item.span is None:
         return [d.family for d in found]
     start, end = item.span
@@ -136,9 +144,13 @@ def _hit(item: Item, families: frozenset[str]) -> list[str]:
 
 
 def score(name: str, items: list[Item], families: frozenset[str] = DEFAULT_FAMILIES) -> Scored:
+    return score_with(name, items, lambda text: scan(text, families))
+
+
+def score_with(name: str, items: list[Item], detect: Detect) -> Scored:
     scored = Scored(name)
     for item in items:
-        hits = _hit(item, families)
+        hits = _hit(item, detect)
         if item.family is None:
             scored.benign += 1
             scored.flagged += bool(hits)
@@ -226,6 +238,56 @@ def speed(texts: list[str]) -> dict[str, float]:
     }
 
 
+def scan_from_tree(tree: Path) -> Detect:
+    """`scan` of the memoryos in another source tree (an older commit, say), loaded beside this one.
+
+    Its modules are imported under their own names with the tree first on the path, then this tree's
+    modules are put back; the old functions keep the old modules they were bound to.
+    """
+    ours = {name: module for name, module in sys.modules.items() if name.partition(".")[0] == "memoryos"}
+    for name in ours:
+        del sys.modules[name]
+    sys.path.insert(0, str(tree))
+    try:
+        detect: Detect = importlib.import_module("memoryos.policies.nostore").scan
+    finally:
+        sys.path.remove(str(tree))
+        for name in [name for name in sys.modules if name.partition(".")[0] == "memoryos"]:
+            del sys.modules[name]
+        sys.modules.update(ours)
+    return detect
+
+
+def before_after(named: list[tuple[str, list[Item]]], tree: Path) -> list[str]:
+    """The same corpora scored by the detector of `tree`, and the per-call cost of both, interleaved
+    note by note (best of 3 each) so that the machine's load falls on both alike."""
+    old = scan_from_tree(tree)
+    lines = [
+        f"### before: the detector of `{tree}`",
+        "",
+        "| corpus | recall | false positives |",
+        "|---|---:|---:|",
+    ]
+    for name, items in named:
+        scored = score_with(name, items, old)
+        lines.append(f"| {name} | {scored.recall:.1%} | {scored.fp_rate:.1%} |")
+    texts = [item.text for _, items in named for item in items]
+    for text in texts[:200]:
+        old(text)
+        scan(text)
+    pairs = [(_best_of(old, text), _best_of(scan, text)) for text in texts]
+    ratios = [after / before for before, after in pairs if before > 0]
+    before_us = statistics.median(before for before, _ in pairs) * 1e6
+    after_us = statistics.median(after for _, after in pairs) * 1e6
+    lines += [
+        "",
+        f"- per `scan()` call over {len(texts)} notes of all corpora: median before {before_us:.0f} µs, "
+        f"after {after_us:.0f} µs; median of per-note ratios after/before {statistics.median(ratios):.2f}",
+        "",
+    ]
+    return lines
+
+
 def _summary(rows: list[tuple[Scored, Scored]]) -> list[str]:
     lines = [
         "| corpus | secrets | recall | benign | false positives | recall, core only | FP, core only |",
@@ -309,6 +371,8 @@ def report(args: argparse.Namespace) -> tuple[str, list[Scored]]:
         "as a false positive when it gets any detection. `core only`: without the provider rules.",
         "",
     ]
+    if args.before is not None:
+        lines += before_after(named, args.before)
     for (name, items), (full, _) in zip(named, rows, strict=True):
         if name == "project+obfuscation":
             lines += _by_kind(full, items)
@@ -334,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--benign", type=int, default=2500)
     parser.add_argument("--corpora", type=Path, default=CORPORA, help="folder of the independent corpus")
     parser.add_argument("--limit", type=int, default=None, help="read only the first N lines of each file")
+    parser.add_argument(
+        "--before", type=Path, default=None, help="also score the memoryos of this source tree, and time both"
+    )
     parser.add_argument("--min-recall", type=float, default=None, help="exit 1 when a corpus recalls less")
     parser.add_argument("--max-fp", type=float, default=None, help="exit 1 when a corpus flags more benign")
     parser.add_argument(
