@@ -258,12 +258,12 @@ def scan_from_tree(tree: Path) -> Detect:
     return detect
 
 
-def before_after(named: list[tuple[str, list[Item]]], tree: Path) -> list[str]:
+def before_after(named: list[tuple[str, list[Item]]], tree: Path, label: str) -> list[str]:
     """The same corpora scored by the detector of `tree`, and the per-call cost of both, interleaved
     note by note (best of 3 each) so that the machine's load falls on both alike."""
     old = scan_from_tree(tree)
     lines = [
-        f"### before: the detector of `{tree}`",
+        f"### before: the detector of {label}",
         "",
         "| corpus | recall | false positives |",
         "|---|---:|---:|",
@@ -372,7 +372,7 @@ def report(args: argparse.Namespace) -> tuple[str, list[Scored]]:
         "",
     ]
     if args.before is not None:
-        lines += before_after(named, args.before)
+        lines += before_after(named, args.before, args.before_name or f"`{args.before}`")
     for (name, items), (full, _) in zip(named, rows, strict=True):
         if name == "project+obfuscation":
             lines += _by_kind(full, items)
@@ -401,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--before", type=Path, default=None, help="also score the memoryos of this source tree, and time both"
     )
+    parser.add_argument("--before-name", default=None, help="how the report names the --before tree")
     parser.add_argument("--min-recall", type=float, default=None, help="exit 1 when a corpus recalls less")
     parser.add_argument("--max-fp", type=float, default=None, help="exit 1 when a corpus flags more benign")
     parser.add_argument(

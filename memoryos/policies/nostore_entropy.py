@@ -79,14 +79,29 @@ _PUBLIC_BEGIN = re.compile(r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY
 _SSH_PUBLIC = re.compile(r"(?:ssh-[a-z0-9]+|ecdsa-sha2-[a-z0-9]+|sk-[a-z0-9\-]+@openssh\.com)\s+$")
 
 
-def public_spans(text: str) -> list[tuple[int, int]]:
-    """URLs and certificate / public-key blocks: public material, however random it looks."""
-    spans = [match.span() for match in _URL.finditer(text)] if ("://" in text or "www." in text) else []
+_SSH_PUBLIC_KEY = re.compile(
+    r"(?:ssh-[a-z0-9]+|ecdsa-sha2-[a-z0-9]+|sk-[a-z0-9\-]+@openssh\.com)\s+AAAA[A-Za-z0-9+/]+=*"
+)
+
+
+def public_blocks(text: str) -> list[tuple[int, int]]:
+    """Certificate and public-key blocks and SSH public keys: public, however random they look."""
+    spans = []
     position = 0
     while "-----BEGIN" in text and (begin := _PUBLIC_BEGIN.search(text, position)) is not None:
         end = text.find("-----END", begin.end())
         position = len(text) if end < 0 else end + 8
         spans.append((begin.start(), position))
+    if "AAAA" in text:
+        spans.extend(match.span() for match in _SSH_PUBLIC_KEY.finditer(text))
+    spans.sort()
+    return spans
+
+
+def public_spans(text: str) -> list[tuple[int, int]]:
+    """URLs and public blocks: a high-entropy token in either is an address or a key meant to be shared."""
+    spans = [match.span() for match in _URL.finditer(text)] if ("://" in text or "www." in text) else []
+    spans.extend(public_blocks(text))
     spans.sort()
     return spans
 

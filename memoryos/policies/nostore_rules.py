@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from memoryos.policies.nostore_entropy import inside, public_spans
+from memoryos.policies.nostore_entropy import inside, public_blocks
 
 KEPT_CONFIDENCE = frozenset({"strong", "moderate"})
 # Values shorter than this are never a token worth refusing on a format match alone.
@@ -151,7 +151,8 @@ def _random_looking(value: str) -> bool:
 
 def find_with(table: RuleTable, text: str) -> Iterator[tuple[int, int]]:
     """Values of the applicable rules, except inside certificates and public keys, which are public
-    whatever format a rule sees in their base64 (CredSweeper decodes them to tell; this does not)."""
+    whatever format a rule sees in their base64 (CredSweeper decodes them to tell; this does not).
+    URLs are not excluded: a token in a query string or a webhook path is still a token."""
     found = [
         match.span("value")
         for rule in table.applicable(text)
@@ -160,7 +161,7 @@ def find_with(table: RuleTable, text: str) -> Iterator[tuple[int, int]]:
     ]
     if not found:
         return
-    public = public_spans(text)  # only when there is something to exclude: most notes have no match
+    public = public_blocks(text)  # only when there is something to exclude: most notes have no match
     public_starts = [span[0] for span in public]
     yield from (span for span in found if not inside(public, public_starts, span[0]))
 

@@ -582,6 +582,7 @@ NEW_NEGATIVES = [
     "docs: https://docs.github.com/en/webhooks/using-webhooks/creating-webhooks",
     "https://example.com/hooks/deploy-production-environment-now",
     "token 3f9a2b7c4d1e8f6a0b5c9d2e7f1a4b8c is the cache key of the build",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI5vIdPO18u3jYcRFCrprq3oEuPusutKTwzOQ/HdLLF13 elena@laptop",
 ]
 
 
@@ -617,6 +618,10 @@ class TestWiderCoverage:
         detections = scan(text)
         assert [d.family for d in detections] == ["provider_token"]
         assert redact(text, detections) == "deploy with [REDACTED:secret:provider_token] later"
+
+    def test_a_provider_token_in_a_url_is_still_a_token(self) -> None:
+        text = f"callback https://x.example/cb?code={PROVIDER_TOKENS['digitalocean']}&state=1"
+        assert [d.family for d in scan(text)] == ["provider_token"]
 
     def test_the_rules_are_read_from_the_installed_package(self) -> None:
         from memoryos.policies.nostore_rules import installed_rules, rules_path
