@@ -11,13 +11,17 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from memoryos.policies.nostore_checks import char_classes
+from memoryos.policies.nostore_address import find_addresses
+from memoryos.policies.nostore_checks import char_classes, decodes_to_text, placeholder_secret
 from memoryos.policies.nostore_entropy import find_high_entropy
+from memoryos.policies.nostore_ids import find_national_ids
 from memoryos.policies.nostore_keywords import find_credentials, find_passwords
+from memoryos.policies.nostore_normalize import Normalized, normalize
 from memoryos.policies.nostore_pii import find_cards, find_emails, find_ibans, find_phones
+from memoryos.policies.nostore_rules import find_provider_tokens
 
 Finder = Callable[[str], Iterable[tuple[int, int]]]
 REASON_CODE = re.compile(r"^[a-z0-9_]{1,32}(:[a-z0-9_]{1,64})?$")
@@ -97,13 +101,21 @@ _PEM_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?--
 _PEM_END = re.compile(r"-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----")
 
 
+_TEMPLATE_BODY = re.compile(r"[\s.…*xX]*|[\s.…]*<[^<>]*>[\s.…]*")
+
+
 def find_private_keys(text: str) -> Iterator[tuple[int, int]]:
-    """From a BEGIN line to its END line; a key cut off before its END is refused up to the text's end."""
+    """From a BEGIN line to its END line; a key cut off before its END is refused up to the text's end.
+
+    A block whose body is only "...", "<paste your key here>" or filler shows the format, not a key.
+    """
     position = 0
     while (begin := _PEM_BEGIN.search(text, position)) is not None:
         end = _PEM_END.search(text, begin.end())
         stop = end.end() if end else len(text)
-        yield begin.start(), stop
+        body = text[begin.end() : end.start() if end else len(text)]
+        if not (end and _TEMPLATE_BODY.fullmatch(body)):
+            yield begin.start(), stop
         position = stop
 
 
@@ -125,6 +137,24 @@ def find_aws_secret_keys(text: str) -> Iterator[tuple[int, int]]:
             if _mixed_case_digits(match.group()) and char_classes(match.group()) >= 3:
                 yield match.span()
                 position = match.end()
+
+
+# A URL that is itself the credential: whoever has a webhook URL can post as the integration, and the
+# Telegram Bot API takes the bot's token as a path segment. The scan for high-entropy tokens skips URLs
+# (they are public addresses), so these are found by where the secret sits in the path.
+_SECRET_URL = re.compile(
+    r"https?://[^\s/\"'<>]+/(?:[^\s?#\"'<>]*/)?(?:webhooks?|hooks|webhookb2)/([^\s?#\"'<>]{20,})"
+    r"|https?://[^\s/\"'<>]+/bot(\d{6,12}:[A-Za-z0-9_\-]{30,})"
+)
+_URL_TOKEN = re.compile(r"[A-Za-z0-9_\-]{20,}")
+
+
+def find_secret_urls(text: str) -> Iterator[tuple[int, int]]:
+    """The whole URL, when its path after the hooks or bot segment holds a random token."""
+    for match in _SECRET_URL.finditer(text):
+        tail = match.group(1) or match.group(2)
+        if any(_letters_and_digits(token) and _mixed_case(token) for token in _URL_TOKEN.findall(tail)):
+            yield match.span()
 
 
 _BOUND = r"(?<![A-Za-z0-9_\-])"
@@ -166,6 +196,7 @@ _TABLE: tuple[Family, ...] = (
         ("hooks.slack.com",),
         priority=5,
     ),
+    Family("secret_url", "secret", find_secret_urls, ("hook", "/bot"), fold_hints=True, priority=6),
     Family(
         "stripe_key",
         "secret",
@@ -267,12 +298,16 @@ _TABLE: tuple[Family, ...] = (
         fold_hints=True,
         priority=35,
     ),
+    # Formats of many more providers, from CredSweeper's rules when `memoryos[secrets]` is installed.
+    Family("provider_token", "secret", find_provider_tokens, priority=21),
     Family("password_assignment", "secret", find_passwords, priority=40),
     Family("credential_assignment", "secret", find_credentials, priority=41),
     Family("high_entropy", "secret", find_high_entropy, priority=60),
     Family("credit_card", "pii", find_cards, priority=45),
     Family("iban", "pii", find_ibans, priority=45),
+    Family("national_id", "pii", find_national_ids, priority=46),
     Family("email", "pii", find_emails, ("@",), priority=50),
+    Family("postal_address", "pii", find_addresses, priority=52),
     Family("phone", "pii", find_phones, priority=55),
 )
 
@@ -287,13 +322,28 @@ def _hinted(family: Family, text: str, folded: str) -> bool:
     return any(hint in haystack for hint in family.hints)
 
 
+# Families whose values may be plain base64 of a readable note (pagination cursors, encoded text).
+_ENCODED_TEXT_FAMILIES = frozenset({"high_entropy", "credential_assignment"})
+
+
+def _plausible(family: Family, value: str) -> bool:
+    """Checks every secret family shares: examples, templates and encoded text are not secrets."""
+    if family.klass != "secret" or family.name == "private_key":
+        return True
+    if placeholder_secret(value):
+        return False
+    return family.name not in _ENCODED_TEXT_FAMILIES or not decodes_to_text(value)
+
+
 def _candidates(text: str, names: frozenset[str]) -> list[tuple[int, int, int, Family]]:
     folded = text.lower()
     found: list[tuple[int, int, int, Family]] = []
     for family in _TABLE:
         if family.name in names and _hinted(family, text, folded):
             found.extend(
-                (family.priority, start, end, family) for start, end in family.find(text) if end > start
+                (family.priority, start, end, family)
+                for start, end in family.find(text)
+                if end > start and _plausible(family, text[start:end])
             )
     return found
 
@@ -306,8 +356,14 @@ def _overlaps(kept_starts: list[int], kept_ends: list[int], start: int, end: int
     return index > 0 and kept_ends[index - 1] > start
 
 
-def _resolve(found: list[tuple[int, int, int, Family]]) -> list[Detection]:
-    """Most specific family first; a span overlapping one already kept is dropped."""
+def _on_original(detection: Detection, copy: Normalized) -> Detection:
+    start, end = copy.span(detection.start, detection.end)
+    return replace(detection, start=start, end=end)
+
+
+def _resolve(found: list[tuple[int, int, int, Family]], copy: Normalized) -> list[Detection]:
+    """Most specific family first; a span overlapping one already kept is dropped. Spans are settled on
+    the normalised copy and mapped back onto the original text, which keeps them disjoint and ordered."""
     kept_starts: list[int] = []
     kept_ends: list[int] = []
     kept: list[Detection] = []
@@ -318,19 +374,22 @@ def _resolve(found: list[tuple[int, int, int, Family]]) -> list[Detection]:
         kept_starts.insert(index, start)
         kept_ends.insert(index, end)
         kept.insert(index, Detection(family.name, family.reason, start, end))
-    return kept
+    return [_on_original(detection, copy) for detection in kept]
 
 
 def scan(text: str, families: frozenset[str] | None = None) -> list[Detection]:
     """Detections of the selected families (default: all), disjoint and ordered by start.
 
+    The finders run on the normalised copy of the text (see `nostore_normalize`), so a zero-width or
+    non-breaking space inside a card number hides nothing; the spans returned are on `text` itself.
     Unknown family names are an error: a typo in configuration must not silently disable the rule.
     """
     names = DEFAULT_FAMILIES if families is None else families
     unknown = names - DEFAULT_FAMILIES
     if unknown:
         raise ValueError(f"unknown no-store families: {sorted(unknown)}")
-    return _resolve(_candidates(text, names))
+    copy = normalize(text)
+    return _resolve(_candidates(copy.text, names), copy)
 
 
 def redact(text: str, detections: list[Detection]) -> str:

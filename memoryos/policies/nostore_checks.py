@@ -5,6 +5,8 @@ They take the candidate text and answer yes or no; none of them keeps, logs or r
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from collections import Counter
@@ -132,3 +134,42 @@ def char_classes(token: str) -> int:
         + any(map(str.isdigit, token))
         + (not token.isalnum())
     )
+
+
+# Six or more of one filler character: "sk_live_XXXXXXXX", "ghp_xxxx...", "T00000000", "********".
+_FILLER_RUN = re.compile(r"([Xx0*•#.])\1{5,}")
+
+
+def placeholder_secret(value: str) -> bool:
+    """A template value in a secret's shape ("glpat-XXXXXXXXXXXX", "hooks.slack.com/.../T00000000/...").
+
+    Templates fill the random part with one repeated character; random keys practically never hold a
+    run of six. Vendors' documented example keys (AWS's "...EXAMPLE") are still refused: they are in
+    the exact format of a live key, and refusing one costs nothing.
+    """
+    return _FILLER_RUN.search(value) is not None
+
+
+_B64_BODY = re.compile(r"[A-Za-z0-9+/_\-]{12,}={0,2}")
+
+
+def decodes_to_text(token: str) -> bool:
+    """Base64 of readable text ("next_page_token: eyJwYWdlIjoyfQ==") is an encoded note, not a key.
+
+    Key material decodes to random bytes; a decoding that is at least 95 % printable ASCII is text
+    or JSON. A decoded "user:password" pair stays a credential: that is what HTTP Basic sends.
+    """
+    if not _B64_BODY.fullmatch(token):
+        return False
+    body = token.rstrip("=").replace("-", "+").replace("_", "/")
+    try:
+        decoded = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    if len(decoded) < 8:
+        return False
+    printable = sum(32 <= byte < 127 or byte in (9, 10, 13) for byte in decoded)
+    if printable < 0.95 * len(decoded):
+        return False
+    text = decoded.decode("ascii", errors="replace")
+    return not re.fullmatch(r"[A-Za-z0-9._@+\-]{1,64}:\S{1,128}", text)

@@ -41,6 +41,12 @@ _URL = re.compile(r"://[^\s\"'<>]+|www\.[^\s\"'<>]+")
 _HEXISH = re.compile(r"(?:0x)?[0-9a-fA-F\-]+|(?:sha\d*|md5)?[-_.]?[0-9a-fA-F]+", re.IGNORECASE)
 _VERSION = re.compile(r"v?\d+(?:[._\-]\d+)+(?:[.\-+][0-9A-Za-z.\-]+)?", re.IGNORECASE)
 _ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
+# A digest names its algorithm: "sha512-Ws7r..." (SRI), "SHA256:uTcY..." (SSH fingerprints), "h1:AGKx..."
+# (go.sum). Such a token is a checksum of public content.
+_DIGEST_PREFIX = re.compile(r"(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?|h1)[:\-]$")
+_DIGEST_START = re.compile(r"(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)-")
+# A token labelled as an id ("Ray ID:", "request-id:", "x-amz-id-2:") identifies a request, not a user.
+_ID_LABEL = re.compile(r"(?i:\bid(?:-\d)?|request[-_ ]?id|trace[-_ ]?id)[\"']?\s{0,2}[:=]\s{0,2}[\"']?$")
 _FILE_SUFFIX = re.compile(r"\.[a-z]{1,5}$")
 
 
@@ -73,16 +79,37 @@ _PUBLIC_BEGIN = re.compile(r"-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY
 _SSH_PUBLIC = re.compile(r"(?:ssh-[a-z0-9]+|ecdsa-sha2-[a-z0-9]+|sk-[a-z0-9\-]+@openssh\.com)\s+$")
 
 
-def _public_spans(text: str) -> list[tuple[int, int]]:
-    """URLs and certificate / public-key blocks: public material, however random it looks."""
-    spans = [match.span() for match in _URL.finditer(text)] if ("://" in text or "www." in text) else []
+_SSH_PUBLIC_KEY = re.compile(
+    r"(?:ssh-[a-z0-9]+|ecdsa-sha2-[a-z0-9]+|sk-[a-z0-9\-]+@openssh\.com)\s+AAAA[A-Za-z0-9+/]+=*"
+)
+
+
+def public_blocks(text: str) -> list[tuple[int, int]]:
+    """Certificate and public-key blocks and SSH public keys: public, however random they look."""
+    spans = []
     position = 0
     while "-----BEGIN" in text and (begin := _PUBLIC_BEGIN.search(text, position)) is not None:
         end = text.find("-----END", begin.end())
         position = len(text) if end < 0 else end + 8
         spans.append((begin.start(), position))
+    if "AAAA" in text:
+        spans.extend(match.span() for match in _SSH_PUBLIC_KEY.finditer(text))
     spans.sort()
     return spans
+
+
+def public_spans(text: str) -> list[tuple[int, int]]:
+    """URLs and public blocks: a high-entropy token in either is an address or a key meant to be shared."""
+    spans = [match.span() for match in _URL.finditer(text)] if ("://" in text or "www." in text) else []
+    spans.extend(public_blocks(text))
+    spans.sort()
+    return spans
+
+
+def _labelled_public(text: str, start: int) -> bool:
+    """A digest (its algorithm named just before or at its start) or a token labelled as an id."""
+    before = text[max(0, start - 24) : start]
+    return bool(_DIGEST_PREFIX.search(before) or _DIGEST_START.match(text, start) or _ID_LABEL.search(before))
 
 
 def _ssh_public_key(text: str, start: int) -> bool:
@@ -90,7 +117,7 @@ def _ssh_public_key(text: str, start: int) -> bool:
     return text.startswith("AAAA", start) and bool(_SSH_PUBLIC.search(text, max(0, start - 48), start))
 
 
-def _inside(spans: list[tuple[int, int]], starts: list[int], position: int) -> bool:
+def inside(spans: list[tuple[int, int]], starts: list[int], position: int) -> bool:
     """Whether position falls in one of the sorted spans (bisect: no quadratic blow-up).
 
     Spans may nest (a URL inside a certificate block); checking the two nearest is enough for them.
@@ -100,7 +127,7 @@ def _inside(spans: list[tuple[int, int]], starts: list[int], position: int) -> b
 
 
 def find_high_entropy(text: str, rule: EntropyRule = DEFAULT_ENTROPY_RULE) -> Iterator[tuple[int, int]]:
-    public = _public_spans(text)
+    public = public_spans(text)
     public_starts = [span[0] for span in public]
     for match in _TOKEN.finditer(text):
         start, end = match.span()
@@ -109,7 +136,9 @@ def find_high_entropy(text: str, rule: EntropyRule = DEFAULT_ENTROPY_RULE) -> It
             end -= 1
         while start < end and text[start] in ".-_~":
             start += 1
-        if _inside(public, public_starts, start) or _ssh_public_key(text, start):
+        if inside(public, public_starts, start) or _ssh_public_key(text, start):
+            continue
+        if _labelled_public(text, start):
             continue
         if token_is_secret(text[start:end], rule):
             yield start, end

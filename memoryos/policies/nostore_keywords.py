@@ -23,6 +23,15 @@ PASSWORD_WORDS: tuple[str, ...] = (
     "jelszó", "şifre", "sifre", "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
 )  # fmt: skip
 
+# Words for a PIN: its value is short and all digits, which after any other password word is too weak
+# a sign ("password: 1234" is more often a count than a secret; "PIN: 1234" is the PIN).
+PIN_WORDS: tuple[str, ...] = (
+    "pin", "pin code", "pincode", "code pin", "pin-nummer", "pin nummer", "número pin", "codice pin",
+    "pinkode", "pinkod", "pin-koodi", "пин-код", "пин код", "pin-kód",
+)  # fmt: skip
+UNSPACED_PIN_WORDS: tuple[str, ...] = ("暗証番号", "비밀번호")  # already password words: values may be PINs
+_PIN_KEYS = frozenset(re.sub(r"[ _.\-]", "", word) for word in PIN_WORDS + UNSPACED_PIN_WORDS)
+
 # Words in scripts written without spaces: no word boundary can be asked of them.
 UNSPACED_PASSWORD_WORDS: tuple[str, ...] = (
     "パスワード",
@@ -95,6 +104,8 @@ _CODE_PREFIX = re.compile(
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z_]*)*")
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
+_PATH_LIKE = re.compile(r"[A-Za-z_.\-]+(?:/[A-Za-z_.\-]+)+")  # "secret/db": a vault path, not a value
+_NAMES_A_KEY = re.compile(r"key|secret|clé|clave|chave|schlüssel|ключ|キー|密钥|秘钥")
 _MASK = re.compile(r"(.)\1{2,}|[*•●]+")
 _TRAIL = ".,;:)]}\"'»”’」』"
 
@@ -110,7 +121,9 @@ _SPACED = r"(?<![{l}])(?:{w})(?![{l}0-9_])"
 # Matched against a lower-cased copy of the text: a case-sensitive alternation runs several times
 # faster than an IGNORECASE one, and the keywords are the hot loop of the whole scan.
 _PASSWORD_KEYWORD = re.compile(
-    _SPACED.format(l=_LETTER, w=_alternation(PASSWORD_WORDS)) + "|" + _alternation(UNSPACED_PASSWORD_WORDS)
+    _SPACED.format(l=_LETTER, w=_alternation(PASSWORD_WORDS + PIN_WORDS))
+    + "|"
+    + _alternation(UNSPACED_PASSWORD_WORDS)
 )
 _CREDENTIAL_KEYWORD = re.compile(
     _SPACED.format(l=_LETTER, w=_alternation(CREDENTIAL_WORDS))
@@ -230,13 +243,20 @@ def _looks_like_credential(value: str, is_password: bool) -> bool:
     return _case_changes(value) >= 2 and wordiness(value) < 0.7
 
 
-def _key_like(value: str, level: int) -> bool:
+def _key_like(value: str, level: int, keyword: str) -> bool:
     """Keys and tokens are long mixes of letters and digits; a bare hex run next to "token" is usually
-    an id or a hash, so it counts only when a connector says it is the value."""
-    if level >= 2 and (len(value) < 16 or _HEX.fullmatch(value)):
+    an id or a hash, so it counts only when a connector says it is the value, or when the word names
+    a key or a secret and the run is as long as a 128-bit key ("API key 5c5f81eb...")."""
+    if level >= 2 and len(value) < 16:
+        return False
+    if level >= 2 and _HEX.fullmatch(value) and not (len(value) >= 32 and _NAMES_A_KEY.search(keyword)):
         return False
     has_both = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
     return (has_both or _case_changes(value) >= 2) and wordiness(value) < 0.7
+
+
+def _is_pin(keyword: str) -> bool:
+    return re.sub(r"[ _.\-]", "", keyword.casefold()) in _PIN_KEYS
 
 
 def value_ok(value: str, keyword: str, is_password: bool, level: int, quoted: bool) -> bool:
@@ -244,11 +264,13 @@ def value_ok(value: str, keyword: str, is_password: bool, level: int, quoted: bo
     minimum = 4 if is_password else 8
     if len(value) < (3 if quoted else minimum) or _placeholder(value, keyword, level, quoted):
         return False
+    if is_password and _is_pin(keyword) and (value.isdigit() or level >= 2):
+        return value.isdigit() and len(value) <= 8  # "PIN 4821"; "pin the issue" is no PIN
     if not is_password:
-        return _key_like(value, level)
+        return _key_like(value, level, keyword)
     if value.isdigit() and len(value) < 6:
         return False
-    if level >= 2 and len(value) < 6:
+    if level >= 2 and (len(value) < 6 or _PATH_LIKE.fullmatch(value)):
         return False
     return (quoted and level < 2) or level == 0 or _looks_like_credential(value, is_password)
 
@@ -275,8 +297,43 @@ def find_assignments(text: str, want_password: bool) -> Iterator[tuple[int, int]
                 break
 
 
+# The value first, the keyword after: "Papillon2018? — that's the password for Figma",
+# "hunter2X est le mot de passe". Matched on the folded text; the value's span is the same there.
+_VALUE_FIRST = re.compile(
+    r"(?<!\S)(?P<v>[^\s\"'`]{4,64})\s{0,2}[—–\-:,]?\s{0,2}"
+    r"(?:that's|that is|this is|it's|it is|is|was|c'est|es|est|ist|é|è|is het)\s+"
+    r"(?:the|my|our|your|le|mon|notre|ton|votre|la|mi|tu|el|das|mein|unser|o|a|il|de)\s+"
+    rf"(?:new\s+|nuevo\s+|nouveau\s+|neue\s+)?(?:{_alternation(PASSWORD_WORDS)})(?![{_LETTER}0-9_])"
+)
+# "login for the NAS is admin / Zanahoria1974!": a user and a password written as a pair after a
+# login word; the part after the slash is the password.
+_LOGIN_PAIR = re.compile(
+    r"(?<![a-z])(?:login|log-in|logon|credentials|creds|user/pass(?:word)?|zugangsdaten|anmeldedaten|"
+    r"identifiants|credenciales|acceso|credenziali)(?![a-z])[^\n]{0,40}?"
+    r"(?<!\S)[^\s/]{2,40}\s?/\s?(?P<v>[^\s/]{4,64})(?!\S)"
+)
+
+
+_LOGIN_HINTS = ("log", "cred", "user/pass", "daten", "identifiants", "acceso")
+
+
+def _stated_passwords(text: str) -> Iterator[tuple[int, int]]:
+    folded = fold(text)
+    patterns = []
+    if _PASSWORD_KEYWORD.search(folded):
+        patterns.append(_VALUE_FIRST)
+    if any(hint in folded for hint in _LOGIN_HINTS):
+        patterns.append(_LOGIN_PAIR)
+    for pattern in patterns:
+        for match in pattern.finditer(folded):
+            value, end = _trim(text[match.start("v") : match.end("v")], match.start("v"))
+            if value_ok(value, "password", True, 1, False):
+                yield match.start("v"), end
+
+
 def find_passwords(text: str) -> Iterator[tuple[int, int]]:
-    return find_assignments(text, want_password=True)
+    yield from find_assignments(text, want_password=True)
+    yield from _stated_passwords(text)
 
 
 def find_credentials(text: str) -> Iterator[tuple[int, int]]:

@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from memoryos.policies.nostore_checks import IBAN_LENGTHS, card_number_ok, iban_ok
 
 # Digits with optional single space or dash separators; no look-around lets a card start or end
-# inside a longer number, a decimal or a dashed identifier.
-_CARD = re.compile(r"(?<![\w.+/-])\d(?:[ -]?\d){11,18}(?![\w]|[.,/-]\d)")
+# inside a longer number, a decimal or a dashed identifier (a UUID's first groups can pass Luhn).
+# The boundaries are ASCII: in Japanese or Chinese the number touches the words around it
+# ("カード番号は4111...です"), and those are no part of it.
+_CARD = re.compile(r"(?<![A-Za-z0-9_.+/-])\d(?:[ -]?\d){11,18}(?![A-Za-z0-9_]|[.,/-][A-Za-z0-9])")
 
 
 def find_cards(text: str) -> Iterator[tuple[int, int]]:
@@ -64,9 +66,21 @@ _FILE_SUFFIXES = frozenset(
 )
 
 
+# Role mailboxes (RFC 2142 and their everyday kin) reach a function, not a person: not personal data.
+ROLE_MAILBOXES = frozenset(
+    (
+        "abuse admin administrator billing bounce bounces contact dmarc dmarc-reports do-not-reply "
+        "donotreply help hello hostmaster info mailer-daemon marketing news newsletter no-reply noc "
+        "noreply notifications notify office postmaster press privacy sales security support team webmaster"
+    ).split()
+)
+
+
 def find_emails(text: str) -> Iterator[tuple[int, int]]:
     for match in _EMAIL.finditer(text):
         start, end = match.span()
+        if text[start:end].split("@", 1)[0].lower() in ROLE_MAILBOXES:
+            continue
         if (
             text[max(0, start - 3) : start] == "://"
             or text[start:end].rsplit(".", 1)[1].lower() in _FILE_SUFFIXES
@@ -78,8 +92,12 @@ def find_emails(text: str) -> Iterator[tuple[int, int]]:
 
 
 # Groups of 1-5 digits joined by single separators, with an optional "+" or parenthesised area code.
+# A colon may stand right before the number ("携帯：090-..." folds to "携帯:090-..."), but not after a
+# letter or digit ("host:8080", "12:30").
 _PHONE = re.compile(
-    r"(?<![\w+#./:\-])(?P<plus>\+\s?)?\(?\d{1,8}\)?(?:[ \t.\-/]{1,2}\(?\d{1,8}\)?){0,6}(?![\w:/]|[.,\-]\d)"
+    r"(?<![A-Za-z0-9_+#./\-])(?<![A-Za-z0-9]:)(?P<plus>\+\s?)?"
+    r"\(?\d{1,8}\)?(?:[ \t.\-/]{1,2}\(?\d{1,8}\)?){0,6}"
+    r"(?![A-Za-z0-9_:/]|[.,\-]\d)"
 )
 PHONE_CONTEXT = re.compile(
     r"(?:phone|tel\b|tel\.|telephone|call|mobile|cell|whatsapp|signal|sms|fax|reach|text me|dial|ring me|"
@@ -88,12 +106,25 @@ PHONE_CONTEXT = re.compile(
     r"chiama|電話|携帯|连络|电话|手机|联系|телефон|звони)",
     re.IGNORECASE,
 )
-# Words that make a number something other than a phone number.
-NOT_PHONE_CONTEXT = re.compile(
-    r"(?:order|invoice|ticket|issue|build|version|release|port|pid|id|ref|no\.|nr\.|isbn|serial|"
-    r"account|case|tracking|pedido|commande|bestellung|factura|facture|rechnung)\W{0,3}$",
-    re.IGNORECASE,
+# Words that make a number something other than a phone number, when they are the word just before it.
+NOT_PHONE_WORDS = frozenset(
+    """
+    order invoice ticket issue build version release port pid id ref no. nr. isbn serial account case
+    tracking pedido commande bestellung factura facture rechnung model modell modelo modèle modellnummer
+    modelnummer part pièce pieza teil teilenummer article artikel artículo référence reference referencia
+    sku catalog katalog
+    """.split()
 )
+_LAST_WORD = re.compile(r"(\w+\.?)\W{0,3}$")
+
+
+def _not_phone_context(before: str) -> bool:
+    """A set lookup of the last word, not a regex alternation tried at every position: phone_ok runs
+    once per digit group, and on a long run of numbers this is the scan's hot loop."""
+    match = _LAST_WORD.search(before[-24:])
+    return match is not None and match.group(1).lower() in NOT_PHONE_WORDS
+
+
 _DATE = re.compile(
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:\d{4}|\d{2})|\d{4}[-/.]\d{1,2}|\d{1,2}[-/.]\d{4}"
 )
@@ -115,17 +146,25 @@ def _phone_shape(candidate: str, digits: int) -> bool:
     return bool(_NANP.fullmatch(candidate) or _AREA_CODE.fullmatch(candidate) or _TRUNK.fullmatch(candidate))
 
 
+_NUMERIC = "0123456789 \t+-()./,:;"
+
+
 def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
     candidate = text[start:end]
     digits = sum(char.isdigit() for char in candidate)
     if digits < 7:
         return False
+    before = text[max(0, start - 32) : start]
+    # A window of digits and separators holds no word: skip the word tests (a long run of numbers
+    # would otherwise run two regex searches per digit group).
+    wordy = bool(before.strip(_NUMERIC))
+    if wordy and _not_phone_context(before):
+        return False  # "référence pièce +15-640-400": a part number, even with a "+"
     if has_plus:
         return 8 <= digits <= 15
-    before = text[max(0, start - 32) : start]
-    if NOT_PHONE_CONTEXT.search(before) or _is_other_number(candidate):
+    if _is_other_number(candidate):
         return False
-    if PHONE_CONTEXT.search(before) and 7 <= digits <= 15:
+    if wordy and PHONE_CONTEXT.search(before) and 7 <= digits <= 15:
         return True
     return _phone_shape(candidate, digits)
 

@@ -1,0 +1,71 @@
+"""Home addresses: a street with its house number and, on the same line, a postal code.
+
+Either half alone is everywhere in agent notes ("the office on Main Street", "ZIP 10115", "port 8080"),
+so the finder asks for both within one line: a street written as the country writes it (number before
+"rue", after "Hauptstraße", after "Via Garibaldi", "127 Elm Street") and then, within 60 characters, a
+postal code of a known shape. Japanese addresses are written prefecture-city-block without spaces and
+have their own pattern. The span runs from the street to the end of the postal code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_NAME = r"[A-ZÀ-Þ][\wÀ-ÿ'’.\-]*"  # a capitalised word of a street or city name
+_LINK = r"(?:(?:de|del|de la|di|della|do|da|dos|das|du|des|van|von)\s)?"
+_STREET_SUFFIX = (
+    r"stra(?:ss|ß)e|str\.|gasse|weg|platz|allee|damm|ufer|chaussee|straat|gracht|laan|plein|kade|"
+    r"singel|dijk|steeg|vej|gade|gatan|vägen|veien"
+)
+_NUMBER_FIRST = r"rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|cours"  # 8 rue de ...
+_NAME_FIRST = (  # capitalised, as street names are written: "via" alone is an English word
+    r"Rue|Avenue|Boulevard|Place|Chemin|Calle|C/|Avenida|Avda\.|Plaza|Paseo|Carrer|Camino|Ronda|Via|"
+    r"Viale|Piazza|Corso|Largo|Vicolo|Rua|Travessa|Praça|Alameda|Ulica|Ul\."
+)
+_STREET_AFTER = (
+    r"street|st\.?|avenue|ave\.?|road|rd\.?|boulevard|blvd\.?|lane|ln\.?|drive|dr\.?|court|ct\.?|way|"
+    r"place|pl\.?|terrace|close|crescent|square|parkway|pkwy\.?|highway|hwy\.?"
+)
+_HOUSE = r"\d{1,4}(?:[A-Za-z]|[-/]\w{1,4}|\s?bis|\s?ter)?"
+_STREET = (
+    rf"(?:{_NAME}(?i:{_STREET_SUFFIX})\s{_HOUSE}"  # Hauptstraße 39, Keizersgracht 40-II
+    rf"|{_HOUSE},?\s(?i:{_NUMBER_FIRST})\s[^\n,\d]{{2,40}}"  # 8 rue de la République
+    rf"|(?:{_NAME_FIRST})\s{_LINK}{_NAME}(?:\s{_LINK}{_NAME}){{0,3}}\s{_HOUSE}"  # Via Garibaldi 26
+    rf"|{_HOUSE}\s(?:{_NAME}\s){{1,3}}(?i:{_STREET_AFTER})(?!\w))"  # 127 Elm Street
+)
+# Addresses are written "street number, postal code city": the comma and the city after the code keep
+# years and counts ("Spring 2024, 10000 users" has no street) from passing for an address.
+_POSTCODE = (
+    rf"(?<!\w)(?:\d{{5}}\s{_NAME}"  # DE FR ES IT
+    rf"|\d{{4}}\s?[A-Z]{{2}}\s{_NAME}"  # NL
+    rf"|\d{{4}}\s{_NAME}"  # AT BE CH DK NO
+    r"|[A-Z]{2}\s\d{5}(?:-\d{4})?"  # US state and ZIP
+    r"|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})(?!\w)"  # UK
+)
+_POSTCODE_RE = re.compile(_POSTCODE)
+# The street, its comma, then anything up to the postal code (the window ends where the code starts).
+_STREET_BEFORE_CODE = re.compile(rf"{_STREET},[^\n]{{0,60}}$")
+_WINDOW = 140  # characters before a postal code in which its street must start
+_JAPANESE = re.compile(
+    r"(?:〒\s?\d{3}-\d{4}\s?)?(?:東京都|北海道|(?:大阪|京都)府|[\u4e00-\u9fff]{2,3}県)"
+    r"[\u3040-\u30ff\u4e00-\u9fff]{1,12}?[市区町村郡][\u3040-\u30ff\u4e00-\u9fff]{0,12}?"
+    r"\d{1,4}(?:(?:[-－]|丁目|番地?|号)\d{1,4}){1,3}"
+)
+_HINTS = re.compile(r"\d")
+
+
+def find_addresses(text: str) -> Iterator[tuple[int, int]]:
+    """Postal codes first (rare and cheap to find), then a street in the short window before each:
+    searching for streets everywhere would try a capitalised word at every position of the text."""
+    if not _HINTS.search(text):
+        return
+    for code in _POSTCODE_RE.finditer(text):
+        line = text.rfind("\n", 0, code.start()) + 1
+        window_start = max(line, code.start() - _WINDOW)
+        street = _STREET_BEFORE_CODE.search(text, window_start, code.start())
+        if street is not None:
+            yield street.start(), code.end()
+    if any("\u4e00" <= char <= "\u9fff" for char in text):
+        for match in _JAPANESE.finditer(text):
+            yield match.span()

@@ -1,0 +1,186 @@
+"""National identity numbers: personal data as much as a card number, and as easy to paste into a chat.
+
+Each kind pairs its published format with its own check: a check digit or letter where the number has
+one (Spanish DNI/NIE, French NIR, Chinese resident ID, Japanese My Number, Dutch BSN), the issuing
+rules otherwise (US SSN area and group numbers, UK National Insurance prefixes). Where the check is weak
+(one number in ten or eleven passes) or absent (passport numbers), a context word within a few words
+before the number is required as well: "BSN: 123456782", "passport no. X1234567".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from memoryos.policies.nostore_keywords import fold
+
+_CONTEXT_WINDOW = 48  # characters before a number in which its context word must appear
+
+
+@dataclass(frozen=True)
+class IdKind:
+    """One kind of national number: a candidate regex, its check and the context it needs (if any)."""
+
+    name: str
+    pattern: re.Pattern[str]
+    check: Callable[[str], bool]  # on the number with separators removed, upper case
+    context: re.Pattern[str] | None = None  # required before the number when set
+
+
+def _digits(value: str) -> str:
+    return re.sub(r"[\s.\-/]", "", value).upper()
+
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def dni_ok(compact: str) -> bool:
+    """Spanish DNI (8 digits + letter) or NIE (X/Y/Z + 7 digits + letter): the letter is the mod-23 check."""
+    if compact[0] in "XYZ":
+        compact = str("XYZ".index(compact[0])) + compact[1:]
+    return len(compact) == 9 and compact[:8].isdigit() and _DNI_LETTERS[int(compact[:8]) % 23] == compact[8]
+
+
+def nir_ok(compact: str) -> bool:
+    """French NIR: sex, year, month, department, commune, order, then a key of 97 - (number mod 97)."""
+    if len(compact) != 15 or compact[0] not in "12":
+        return False
+    body = compact[:13].replace("2A", "19").replace("2B", "18")
+    if not body.isdigit() or not compact[13:].isdigit():
+        return False
+    month = int(compact[3:5])
+    return (1 <= month <= 12 or month >= 20) and 97 - int(body) % 97 == int(compact[13:])
+
+
+_CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+
+
+def cn_resident_ok(compact: str) -> bool:
+    """Chinese resident ID: region, birth date YYYYMMDD, order, and an ISO 7064 MOD 11-2 check."""
+    if len(compact) != 18 or not compact[:17].isdigit():
+        return False
+    year, month, day = int(compact[6:10]), int(compact[10:12]), int(compact[12:14])
+    if not (1900 <= year <= 2100 and 1 <= month <= 12 and 1 <= day <= 31):
+        return False
+    total = sum(int(digit) * weight for digit, weight in zip(compact[:17], _CN_WEIGHTS, strict=True))
+    return "10X98765432"[total % 11] == compact[17]
+
+
+def my_number_ok(compact: str) -> bool:
+    """Japanese individual number: 11 digits and a mod-11 check digit (Cabinet Office order)."""
+    if len(compact) != 12 or not compact.isdigit():
+        return False
+    body = [int(d) for d in reversed(compact[:11])]
+    total = sum(p * (n + 1 if n <= 6 else n - 5) for n, p in enumerate(body, start=1))
+    remainder = total % 11
+    return int(compact[11]) == (0 if remainder <= 1 else 11 - remainder)
+
+
+def bsn_ok(compact: str) -> bool:
+    """Dutch BSN: the "eleven test", weights 9..2 and -1."""
+    if len(compact) != 9 or not compact.isdigit() or compact == "000000000":
+        return False
+    total = sum(int(d) * w for d, w in zip(compact[:8], range(9, 1, -1), strict=True)) - int(compact[8])
+    return total % 11 == 0
+
+
+def ssn_ok(compact: str) -> bool:
+    """US SSN: area not 000, 666 or 9xx, group not 00, serial not 0000 (SSA's issuing rules)."""
+    if len(compact) != 9 or not compact.isdigit():
+        return False
+    area, group, serial = compact[:3], compact[3:5], compact[5:]
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+_NINO_BAD_PREFIXES = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
+
+
+def nino_ok(compact: str) -> bool:
+    """UK National Insurance number: two letters (D, F, I, Q, U, V never; O never second), six digits,
+    a suffix A-D; some prefixes are never issued."""
+    return bool(re.fullmatch(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]", compact)) and (
+        compact[:2] not in _NINO_BAD_PREFIXES
+    )
+
+
+def passport_ok(compact: str) -> bool:
+    """Passport numbers have no public check digit: 6-9 capitals and digits, with at least one digit."""
+    return 6 <= len(compact) <= 9 and any(c.isdigit() for c in compact)
+
+
+def _context(words: str) -> re.Pattern[str]:
+    """Context words, matched against a lower-cased copy: case-sensitive regexes run several times
+    faster than IGNORECASE ones, and these run on every note that holds a number."""
+    return re.compile(words)
+
+
+_B = r"(?<![A-Za-z0-9])"
+_E = r"(?![A-Za-z0-9])"
+_SSN_CONTEXT = _context(r"\bssn\b|social security|seguro social|\bsocial\b|\bsocial-security")
+KINDS: tuple[IdKind, ...] = (
+    IdKind("es_dni", re.compile(rf"{_B}(?:[XYZ]-?\d{{7}}|\d{{8}})[ \-]?[A-Z]{_E}"), dni_ok),
+    IdKind(
+        "fr_nir",
+        re.compile(r"(?<![0-9])[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![0-9])"),
+        nir_ok,
+    ),
+    IdKind("cn_resident_id", re.compile(r"(?<![0-9])\d{17}[0-9Xx](?![0-9A-Za-z])"), cn_resident_ok),
+    IdKind(
+        "jp_my_number",
+        re.compile(r"(?<![0-9])\d{4}[ \-]?\d{4}[ \-]?\d{4}(?![0-9])"),
+        my_number_ok,
+        _context(r"マイナンバー|個人番号|\bmy ?number\b"),
+    ),
+    IdKind(
+        "nl_bsn",
+        re.compile(r"(?<![0-9])\d{9}(?![0-9])|(?<![0-9])\d{3}\.\d{3}\.\d{3}(?![0-9])"),
+        bsn_ok,
+        _context(r"\bbsn\b|burgerservicenummer|sofi-?nummer"),
+    ),
+    IdKind("us_ssn", re.compile(r"(?<![0-9\-])\d{3}-\d{2}-\d{4}(?![0-9\-])"), ssn_ok),
+    IdKind(
+        "us_ssn_context", re.compile(r"(?<![0-9\-])\d{3}[ ]?\d{2}[ ]?\d{4}(?![0-9\-])"), ssn_ok, _SSN_CONTEXT
+    ),
+    IdKind(
+        "uk_nino",
+        re.compile(rf"{_B}[A-Z]{{2}} \d{{2}} \d{{2}} \d{{2}} [A-D]{_E}"),
+        nino_ok,
+    ),
+    IdKind(
+        "uk_nino_context",
+        re.compile(rf"{_B}[A-Z]{{2}} ?\d{{2}} ?\d{{2}} ?\d{{2}} ?[A-D]{_E}"),
+        nino_ok,
+        _context(r"national insurance|\bnino\b|\bni\b ?(?:number|no)"),
+    ),
+    IdKind(
+        "passport",
+        re.compile(rf"{_B}[A-Z0-9]{{6,9}}{_E}"),
+        passport_ok,
+        _context(
+            r"passport|passeport|pasaporte|passaporto|passaporte|reisepass|paspoort|paszport|"
+            r"护照|護照|旅券|パスポート|паспорт|여권"
+        ),
+    ),
+)
+# Every kind holds two digit pairs with at most one separator between them: a cheap gate.
+_HINT = re.compile(r"\d{2}[ .\-]?\d{2}")
+
+
+def _has_context(kind: IdKind, folded: str, start: int) -> bool:
+    if kind.context is None:
+        return True
+    return kind.context.search(folded, max(0, start - _CONTEXT_WINDOW), start) is not None
+
+
+def find_national_ids(text: str) -> Iterator[tuple[int, int]]:
+    if not any(char.isdigit() for char in text):
+        return
+    pairs = _HINT.search(text) is not None
+    folded = fold(text)
+    for kind in KINDS:
+        if not (pairs or kind.name == "passport") or (kind.context and not kind.context.search(folded)):
+            continue
+        for match in kind.pattern.finditer(text):
+            if kind.check(_digits(match.group())) and _has_context(kind, folded, match.start()):
+                yield match.span()
