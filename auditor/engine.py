@@ -134,7 +134,7 @@ class Engine:
     def feed(self, item: Parsed | Bad, where: str) -> None:
         self._lines += 1
         if isinstance(item, Parsed):
-            self._take(item.facts, item.canonical)
+            self._take(item.facts, item.canonical, item.uncertain, where)
         else:
             self._take_bad(item, where)
 
@@ -162,7 +162,7 @@ class Engine:
         run.add(finding(rule, (bad.receipt_id,), f"{where}: {bad.reason}"))
         self._flush_notes(run)
 
-    def _take(self, f: Facts, canonical: bytes) -> None:
+    def _take(self, f: Facts, canonical: bytes, uncertain: str | None = None, where: str = "") -> None:
         link = hashlib.sha256(canonical).hexdigest()
         self.last_link = link
         if self._chains.add(f.chain_id, f.seq, f.prev, link, run=f.run_id, rid=f.receipt_id) == DUPLICATE:
@@ -170,6 +170,15 @@ class Engine:
             # a conflicting copy is reported on its own run, not the first holder's
             if self._notes:
                 self._flush_notes(self._run(f.run_id))
+            return
+        if self._key is not None and not self._mac_ok(f, canonical):
+            # Forged or damaged: it keeps its place in the chain, but no rule may believe it.
+            run = self._run(f.run_id)
+            self._flush_notes(run)
+            if not run.flags & _MAC:
+                run.flags |= _MAC
+                reason = "MAC missing or wrong under the given key: the receipt takes no part in the rules"
+                run.add(finding("evidence.mac", (f.receipt_id,), reason))
             return
         at = f.at
         if at < self._max_at:
@@ -181,11 +190,13 @@ class Engine:
             if not self._min_at:
                 self._min_at = at
         self._n += 1
-        if f.source_version not in self._versions:
+        if f.source_version is not None and f.source_version not in self._versions:
             self._versions.add(f.source_version)
         run = self._run(f.run_id)
         self._flush_notes(run)
-        self._check_evidence(run, f, canonical)
+        if uncertain is not None:  # usable for the rules all the same: precedence picks the verdict
+            run.add(finding("evidence.invalid", (f.receipt_id,), f"{where}: {uncertain}"))
+        self._check_expiry(run, f)
         scope = self._scope(f)
         if scope is not None:
             if run.scope is None:
@@ -200,7 +211,12 @@ class Engine:
         if self._ordered and self._n % _SWEEP_EVERY == 0:
             self._sweep()
 
-    def _check_evidence(self, run: _Run, f: Facts, canonical: bytes) -> None:
+    def _mac_ok(self, f: Facts, canonical: bytes) -> bool:
+        assert self._key is not None
+        good = hmac.new(self._key, canonical, hashlib.sha256).hexdigest()
+        return f.mac is not None and hmac.compare_digest(f.mac, good)
+
+    def _check_expiry(self, run: _Run, f: Facts) -> None:
         cut = self._times.expiry_cut
         if cut is not None and f.at < cut and not run.flags & _EXPIRED:
             run.flags |= _EXPIRED
@@ -209,11 +225,6 @@ class Engine:
                     "evidence.expired", (f.receipt_id,), f"evidence from {f.at} is older than the maximum age"
                 )
             )
-        if self._key is not None and not run.flags & _MAC:
-            good = hmac.new(self._key, canonical, hashlib.sha256).hexdigest()
-            if f.mac is None or not hmac.compare_digest(f.mac, good):
-                run.flags |= _MAC
-                run.add(finding("evidence.mac", (f.receipt_id,), "MAC missing or wrong under the given key"))
 
     def _scope(self, f: Facts) -> Scope | None:
         if f.user_scope is None and f.assistant_scope is None:

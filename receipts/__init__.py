@@ -17,10 +17,12 @@ from receipts.model import (
     TERMINAL_STATUSES,
     TIERS,
     ZERO_HASH,
+    Problem,
     format_utc,
     is_valid,
     parse_utc,
     problems,
+    usable,
 )
 from receipts.outbox import OUTBOX_TABLE, read_outbox
 from receipts.pipeline import ChainHead, Receipt, Sealed, render, seal, seal_all
@@ -29,6 +31,7 @@ __all__ = [
     "BOUNDARIES",
     "FIELDS",
     "OUTBOX_TABLE",
+    "Problem",
     "SCHEMA",
     "STATUSES",
     "TERMINAL_STATUSES",
@@ -56,6 +59,7 @@ __all__ = [
     "render",
     "seal",
     "seal_all",
+    "usable",
     "uuid7",
     "verify_mac",
 ]
