@@ -172,23 +172,9 @@ class Engine:
                 self._flush_notes(self._run(f.run_id))
             return
         if self._key is not None and not self._mac_ok(f, canonical):
-            # Forged or damaged: it keeps its place in the chain, but no rule may believe it.
-            run = self._run(f.run_id)
-            self._flush_notes(run)
-            if not run.flags & _MAC:
-                run.flags |= _MAC
-                reason = "MAC missing or wrong under the given key: the receipt takes no part in the rules"
-                run.add(finding("evidence.mac", (f.receipt_id,), reason))
+            self._untrusted(f)
             return
-        at = f.at
-        if at < self._max_at:
-            if self._ordered:
-                raise Unordered(f"receipt {f.receipt_id} is older than one before it")
-            self._min_at = min(self._min_at, at)
-        else:
-            self._max_at = at
-            if not self._min_at:
-                self._min_at = at
+        self._place_in_time(f)
         self._n += 1
         if f.source_version is not None and f.source_version not in self._versions:
             self._versions.add(f.source_version)
@@ -210,6 +196,26 @@ class Engine:
         self._boundary(run, f, scope)
         if self._ordered and self._n % _SWEEP_EVERY == 0:
             self._sweep()
+
+    def _untrusted(self, f: Facts) -> None:
+        """Forged or damaged: it keeps its place in the chain, but no rule may believe it."""
+        run = self._run(f.run_id)
+        self._flush_notes(run)
+        if not run.flags & _MAC:
+            run.flags |= _MAC
+            reason = "MAC missing or wrong under the given key: the receipt takes no part in the rules"
+            run.add(finding("evidence.mac", (f.receipt_id,), reason))
+
+    def _place_in_time(self, f: Facts) -> None:
+        at = f.at
+        if at < self._max_at:
+            if self._ordered:
+                raise Unordered(f"receipt {f.receipt_id} is older than one before it")
+            self._min_at = min(self._min_at, at)
+        else:
+            self._max_at = at
+            if not self._min_at:
+                self._min_at = at
 
     def _mac_ok(self, f: Facts, canonical: bytes) -> bool:
         assert self._key is not None

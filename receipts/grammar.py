@@ -88,32 +88,38 @@ class _VersionGrammar(Grammar):
 
     def what_is_wrong(self, value: object) -> str:
         if isinstance(value, str) and value and len(value) <= VERSION_MAX:
-            bad = next((i for i, char in enumerate(value) if self.allowed.fullmatch(char) is None), None)
-            if bad is not None:
-                return f"contains {_char(value[bad])} at position {bad + 1}"
-            spaces = value.count(" ")
-            if spaces > 1:
-                second = value.index(" ", value.index(" ") + 1)
-                return f"contains a second space at position {second + 1} (one separates name and version)"
-            name, sep, version = _split_version(value)
-            if not sep:
-                return "has no '<name>/' or '<name> ' before the version"
-            if not name:
-                return "has an empty name before the separator"
-            if not version:
-                return "has no version after the separator"
-            if not version[0].isascii() or not version[0].isalnum():
-                return f"has a version that starts with {_char(version[0])}, not a letter or digit"
-            if not name[0].isascii() or not name[0].isalnum():
-                return f"has a name that starts with {_char(name[0])}, not a letter or digit"
-            for offset, char in enumerate(name):
-                if _NAME_CHAR.fullmatch(char) is None:
-                    return f"contains {_char(char)} at position {offset + 1} (in the name)"
-            start = len(name) + 1
-            for offset, char in enumerate(version):
-                if _VERSION_CHAR.fullmatch(char) is None:
-                    return f"contains {_char(char)} at position {start + offset + 1} (in the version)"
+            found = self._first_char_outside(value) or _version_structure(value)
+            if found is not None:
+                return found
         return super().what_is_wrong(value)
+
+    def _first_char_outside(self, value: str) -> str | None:
+        bad = next((i for i, char in enumerate(value) if self.allowed.fullmatch(char) is None), None)
+        return None if bad is None else f"contains {_char(value[bad])} at position {bad + 1}"
+
+
+def _version_structure(value: str) -> str | None:
+    if value.count(" ") > 1:
+        second = value.index(" ", value.index(" ") + 1)
+        return f"contains a second space at position {second + 1} (one separates name and version)"
+    name, sep, version = _split_version(value)
+    if not sep:
+        return "has no '<name>/' or '<name> ' before the version"
+    if not name or not version:
+        return "has an empty name or version around the separator"
+    for part, text in (("name", name), ("version", version)):
+        if not (text[0].isascii() and text[0].isalnum()):
+            return f"has a {part} that starts with {_char(text[0])}, not a letter or digit"
+    return _first_outside(name, _NAME_CHAR, 0, "name") or _first_outside(
+        version, _VERSION_CHAR, len(name) + 1, "version"
+    )
+
+
+def _first_outside(text: str, allowed: re.Pattern[str], start: int, part: str) -> str | None:
+    for offset, char in enumerate(text):
+        if allowed.fullmatch(char) is None:
+            return f"contains {_char(char)} at position {start + offset + 1} (in the {part})"
+    return None
 
 
 _NAME_CHAR = re.compile("[A-Za-z0-9._-]")
@@ -154,7 +160,9 @@ VERSION = _VersionGrammar(
 )
 CHAIN = Grammar("[A-Za-z0-9._-]{1,64}", "A-Za-z0-9._-", hint="1-64 of [A-Za-z0-9._-]")
 REASON = Grammar(
-    "[a-z0-9_]{1,32}(:[a-z0-9_]{1,64})?", "a-z0-9_:", hint="a code such as 'capacity' or 'secret:aws_access_key'"
+    "[a-z0-9_]{1,32}(:[a-z0-9_]{1,64})?",
+    "a-z0-9_:",
+    hint="a code such as 'capacity' or 'secret:aws_access_key'",
 )
 OUTCOME = Grammar(
     "[a-z0-9_]{1,32}:[A-Za-z0-9._:@/=+-]{1,256}",
@@ -172,23 +180,22 @@ def is_real_day(text: str) -> bool:
     return True
 
 
+_JSON_TYPES = (
+    (bool, "a boolean"),
+    (int, "an integer"),
+    (float, "a number with a fraction"),
+    (str, "a string"),
+    (list, "a list"),
+    (dict, "an object"),
+)
+
+
 def json_type(value: object) -> str:
     """The JSON name of a decoded value's type, with an article."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number with a fraction"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return "a " + type(value).__name__
+    # bool before int: True is an int to Python, a boolean to JSON
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), "a " + type(value).__name__)
 
 
 def explain_int(low: int) -> Callable[[object], str]:

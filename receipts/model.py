@@ -102,7 +102,7 @@ def _explain_time(v: object) -> str:
 
 def _explain_choice(values: frozenset[str]) -> Callable[[object], str]:
     allowed = ", ".join(sorted(values))
-    return lambda v: f"is {json_type(v) if not isinstance(v, str) else 'a string'} not in the list; rule: one of {allowed}"
+    return lambda v: f"is {json_type(v)} not in the list; rule: one of {allowed}"
 
 
 def _explain_bool(v: object) -> str:
@@ -148,7 +148,11 @@ def _boolean(**options: Any) -> Field:
     return Field(lambda v: isinstance(v, bool), "a boolean", _explain_bool, {"type": "boolean"}, **options)
 
 
-_REFS_JSON = {"type": "array", "maxItems": MAX_REFS, "items": {"type": "string", "pattern": f"^{REF.pattern}$"}}
+_REFS_JSON = {
+    "type": "array",
+    "maxItems": MAX_REFS,
+    "items": {"type": "string", "pattern": f"^{REF.pattern}$"},
+}
 _TIME_JSON = {"type": "string", "pattern": f"^{TIME.pattern}$"}
 
 FIELDS: Mapping[str, Field] = {
@@ -182,7 +186,10 @@ FIELDS: Mapping[str, Field] = {
         _is_refs, "a list of '<uuid>@<version>'", _explain_refs, _REFS_JSON, only_for=frozenset({"generate"})
     ),
     "outcomeReceipt": _grammar(
-        OUTCOME, "a content-free proof such as 'sha256:<hex>'", only_for=frozenset({"generate"}), blocking=False
+        OUTCOME,
+        "a content-free proof such as 'sha256:<hex>'",
+        only_for=frozenset({"generate"}),
+        blocking=False,
     ),
     "degraded": _boolean(blocking=False),
     "reason": _grammar(
