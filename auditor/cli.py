@@ -15,10 +15,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from auditor.api import audit, parse_duration
-from auditor.html import DEFAULT_MAX_RUNS, render_html, write_html
-from auditor.lineage import lineage_graph, to_dot, to_tree
 from auditor.metrics import export_runs
-from auditor.report import Report
+from auditor.report import DEFAULT_MAX_RUNS, Report
 from auditor.sources import AuditInputError
 from auditor.states import HEALTHY, STATES, rank
 from receipts import parse_utc, read_key_file
@@ -182,6 +180,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
+    from auditor.lineage import lineage_graph, to_dot, to_tree  # networkx: only where a graph is drawn
+
     if not args.paths and not args.db:
         raise AuditInputError("nothing to read: give receipt files and/or --db STORE")
     sources = [(p, False) for p in args.paths] + [(p, True) for p in args.db]
@@ -194,6 +194,8 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from auditor.html import render_html, write_html  # networkx: only where a graph is drawn
+
     report = _audit(args)
     sources = [(p, False) for p in args.paths] + [(p, True) for p in args.db]
     write_html(args.html, render_html(report, sources, runs=args.runs, max_runs=args.max_runs))

@@ -12,9 +12,10 @@ import orjson
 from auditor.engine import FILE_RUN, Outcome
 from auditor.states import HEALTHY, STATES, Finding, rank, verdict, worst
 
-__all__ = ["REPORT_SCHEMA", "Report", "RunResult", "build_report"]
+__all__ = ["DEFAULT_MAX_RUNS", "REPORT_SCHEMA", "Report", "RunResult", "build_report"]
 
 REPORT_SCHEMA = "memoryos.audit/1"
+DEFAULT_MAX_RUNS = 5  # runs drawn by `report --html` when none are named (here: no networkx import)
 
 
 @dataclass(frozen=True)
