@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from auditor.bloom import Bloom
@@ -23,6 +25,7 @@ from auditor.judge import (
     Promotions,
     Times,
     generation_findings,
+    open_intents,
     promotion_findings,
     scope_suspects,
     stale_against,
@@ -42,6 +45,7 @@ _EXPIRED = 1
 _MAC = 2
 
 Scope = tuple[str | None, str | None]
+Late = Callable[[str, Finding], None]  # where a finding for a possibly decided run goes
 
 
 class _Run:
@@ -115,6 +119,7 @@ class Engine:
         # deleted slots, which made the sweep quadratic; the linked list keeps it O(1).
         self._open: OrderedDict[str, _Run] = OrderedDict()
         self._closed: dict[str, list[Finding]] = {}
+        self._held: dict[str, _Run] = {}  # idle runs whose verdict still depends on the clock
         self._runs = 0
         self._units: dict[str, _Unit] = {}
         self._scopes: dict[Scope, Scope] = {}
@@ -275,17 +280,21 @@ class Engine:
         run.retrieved.add(f"{memory_id}@{f.version}")
         unit = self._units[memory_id]
         if self._ordered:  # every commit older than this receipt has been seen already
-            self._judge_stale(unit, memory_id, f.version, f.at, run=run.run_id, rid=f.receipt_id)
+            self._judge_stale(
+                unit, memory_id, f.version, f.at, run=run.run_id, rid=f.receipt_id, late=self._late
+            )
         else:
             if unit.retrieves is None:
                 unit.retrieves = []
             unit.retrieves.append((f.version, f.at, run.run_id, f.receipt_id))
 
-    def _judge_stale(self, unit: _Unit, memory_id: str, version: int, at: str, *, run: str, rid: str) -> None:
+    def _judge_stale(
+        self, unit: _Unit, memory_id: str, version: int, at: str, *, run: str, rid: str, late: Late
+    ) -> None:
         hit = stale_against(unit.newer, version, at)
         if hit is not None:
             reason = f"returned {memory_id}@{version} at {at}; @{hit[0]} was committed at {hit[1]}"
-            self._late(run, finding("retrieval.stale", (rid,), reason))
+            late(run, finding("retrieval.stale", (rid,), reason))
 
     def _promotion(self, run: _Run, f: Facts, scope: Scope | None) -> None:
         promo = run.promo if run.promo is not None else Promotions()
@@ -322,6 +331,12 @@ class Engine:
     # ---- runs and units ----------------------------------------------------------------------
     def _run(self, run_id: str) -> _Run:
         run = self._open.get(run_id)
+        if run is None and self._held:
+            run = self._held.pop(run_id, None)
+            if run is not None:  # a held run is in use again: back among the open ones
+                self._open[run_id] = run
+                run.touched = self._n
+                return run
         if run is None:
             if self._ordered and run_id <= self._max_run and run_id in self._decided_runs:
                 raise Unordered(f"run {run_id} may have been decided already")
@@ -364,32 +379,34 @@ class Engine:
     def _drop(self, memory_id: str) -> None:
         unit = self._units.pop(memory_id, None)
         if unit is not None:
-            self._decide_unit(memory_id, unit)
+            self._decide_unit(memory_id, unit, self._late)
         self._dropped_units.add(memory_id)
         self._max_unit = max(self._max_unit, memory_id)
 
-    def _decide_unit(self, memory_id: str, unit: _Unit) -> None:
+    def _decide_unit(self, memory_id: str, unit: _Unit, late: Late) -> None:
         if unit.suspects:
             for run, rid, scope in scope_suspects(unit.scope, unit.suspects):
                 reason = f"{memory_id} is in scope {_short(unit.scope)}; this receipt says {_short(scope)}"
-                self._late(run, finding("scope.lineage", (rid, unit.crid), reason))
+                late(run, finding("scope.lineage", (rid, unit.crid), reason))
         for version, at, run, rid in unit.retrieves or ():
-            self._judge_stale(unit, memory_id, version, at, run=run, rid=rid)
+            self._judge_stale(unit, memory_id, version, at, run=run, rid=rid, late=late)
         if unit.pending is not None and not unit.resolved:
             wait, run, rid = unit.pending
             if wait < self._times.now:
-                self._late(run, finding("promotion.overdue", (rid,), f"{memory_id} still in STM past {wait}"))
+                late(run, finding("promotion.overdue", (rid,), f"{memory_id} still in STM past {wait}"))
             else:
-                self._late(
-                    run, finding("waiting.window", (rid,), f"{memory_id} may stay in STM until {wait}")
-                )
+                late(run, finding("waiting.window", (rid,), f"{memory_id} may stay in STM until {wait}"))
 
-    def _decide_run(self, run: _Run) -> None:
-        found = run.findings or []
+    def _run_findings(self, run: _Run) -> list[Finding]:
+        found = list(run.findings or ())
         if run.promo is not None:
             found += promotion_findings(run.promo, self._times)
         if run.generates:
             found += generation_findings(run.generates, run.retrieved)
+        return found
+
+    def _decide_run(self, run: _Run) -> None:
+        found = self._run_findings(run)
         self._runs += 1
         if found:
             self._closed[run.run_id] = found
@@ -399,7 +416,7 @@ class Engine:
 
     def _late(self, run_id: str, found: Finding) -> None:
         """A finding for a run that may already be decided (decided healthy runs keep no entry)."""
-        run = self._open.get(run_id)
+        run = self._open.get(run_id) or self._held.get(run_id)
         if run is not None:
             run.add(found)
         else:
@@ -428,25 +445,43 @@ class Engine:
                 self._open.move_to_end(run_id)  # old but still in use: to the back
                 continue
             del self._open[run_id]
-            self._decide_run(run)
+            if run.promo is not None and open_intents(run.promo):
+                # An intent still open is judged by the clock (waiting now, missing later): the run
+                # stays undecided, so that an audit resumed at a later time judges it then.
+                self._held[run_id] = run
+            else:
+                self._decide_run(run)
 
-    # ---- end of input ------------------------------------------------------------------------
+    # ---- the verdicts so far -----------------------------------------------------------------
+    def set_times(self, times: Times) -> None:
+        """The clock of the next `finish()` (an incremental audit resumes at a later time)."""
+        self._times = times
+
     def finish(self) -> Outcome:
-        self._chains.finish()
-        self._flush_notes(None)
+        """The verdicts over everything fed so far. Changes nothing: feeding may go on afterwards."""
+        extra: dict[str, list[Finding]] = {}
+
+        def late(run_id: str, found: Finding) -> None:
+            extra.setdefault(run_id, []).append(found)
+
+        self._chains.finish()  # gaps still open at the end, reported as notes
+        notes, self._notes = self._notes, []
+        for rule, run_id, ids, reason in notes:
+            late(FILE_RUN if run_id is None else run_id, finding(rule, ids, reason))
         for memory_id, unit in self._units.items():
-            self._decide_unit(memory_id, unit)
-        self._units.clear()
-        for run in self._open.values():
-            self._decide_run(run)
-        self._open.clear()
+            self._decide_unit(memory_id, unit, late)
+        results = {run_id: list(found) for run_id, found in self._closed.items()}
+        for run in itertools.chain(self._open.values(), self._held.values()):
+            results[run.run_id] = self._run_findings(run)
+        for run_id, found in extra.items():
+            results.setdefault(run_id, []).extend(found)
         if self._n == 0:
-            self._file_finding("evidence.none", "no receipts were read")
-        closed = {run: found for run, found in self._closed.items() if verdict(found) != HEALTHY}
+            results.setdefault(FILE_RUN, []).append(finding("evidence.none", (), "no receipts were read"))
+        closed = {run: found for run, found in results.items() if verdict(found) != HEALTHY}
         window = (self._min_at, self._max_at) if self._n else None
-        return Outcome(
-            closed, self._runs, self._n, self._lines, self._duplicates, window, tuple(sorted(self._versions))
-        )
+        runs = self._runs + len(self._open) + len(self._held)
+        versions = tuple(sorted(self._versions))
+        return Outcome(closed, runs, self._n, self._lines, self._duplicates, window, versions)
 
 
 def _short(scope: Scope | None) -> str:

@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 
 from auditor.states import Finding, finding
 
-__all__ = ["Promotions", "Times", "generation_findings", "promotion_findings", "stale_against"]
+__all__ = [
+    "Promotions",
+    "Times",
+    "generation_findings",
+    "open_intents",
+    "promotion_findings",
+    "stale_against",
+]
 
 Scope = tuple[str | None, str | None]
 
@@ -47,9 +54,7 @@ def promotion_findings(promo: Promotions, times: Times) -> list[Finding]:
                 f"{len(at_risk)} source(s) released with no committed destination: {keys}",
             )
         )
-    for memory_id, at, wait_until, rid, present in promo.opened:
-        if memory_id in promo.terminal or (memory_id is None and promo.terminal) or present is False:
-            continue  # terminated, or released (source.released already speaks for it)
+    for memory_id, at, wait_until, rid, _ in open_intents(promo):
         overdue = wait_until < times.now if wait_until is not None else at < times.grace_cut
         if overdue:
             found.append(
@@ -61,6 +66,18 @@ def promotion_findings(promo: Promotions, times: Times) -> list[Finding]:
             rule = "waiting.grace" if wait_until is None else "waiting.window"
             found.append(finding(rule, (rid,), f"promotion of {memory_id} started {at}, still in its window"))
     return found
+
+
+def open_intents(promo: Promotions) -> list[tuple[str | None, str, str | None, str, bool | None]]:
+    """The started or waiting steps with no terminal status: the clock decides what they mean.
+    (Skipped: terminated ones, and released ones, for which source.released already speaks.)"""
+    return [
+        opened
+        for opened in promo.opened
+        if not (
+            opened[0] in promo.terminal or (opened[0] is None and promo.terminal) or opened[4] is False
+        )
+    ]
 
 
 def generation_findings(
