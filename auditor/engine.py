@@ -108,8 +108,17 @@ class Outcome:
 
 
 class Engine:
-    def __init__(self, times: Times, key: bytes | None = None, *, ordered: bool = False, idle: int = 50_000):
+    def __init__(
+        self,
+        times: Times,
+        key: bytes | None = None,
+        *,
+        ordered: bool = False,
+        idle: int = 50_000,
+        sweep_every: int = _SWEEP_EVERY,
+    ):
         self._times = times
+        self._sweep_every = sweep_every  # tests sweep often to exercise deciding and holding runs
         self._key = key
         self._ordered = ordered
         self._idle = idle
@@ -199,7 +208,7 @@ class Engine:
                     )
                 )
         self._boundary(run, f, scope)
-        if self._ordered and self._n % _SWEEP_EVERY == 0:
+        if self._ordered and self._n % self._sweep_every == 0:
             self._sweep()
 
     def _untrusted(self, f: Facts) -> None:

@@ -74,9 +74,7 @@ def open_intents(promo: Promotions) -> list[tuple[str | None, str, str | None, s
     return [
         opened
         for opened in promo.opened
-        if not (
-            opened[0] in promo.terminal or (opened[0] is None and promo.terminal) or opened[4] is False
-        )
+        if not (opened[0] in promo.terminal or (opened[0] is None and promo.terminal) or opened[4] is False)
     ]
 
 
