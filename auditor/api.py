@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from auditor.chains import Unordered
 from auditor.engine import Engine
@@ -65,14 +66,22 @@ def audit(
     key: bytes | None = None,
     *,
     stores: Iterable[Source] = (),
+    state: Source | None = None,
 ) -> Report:
     """Audit receipt files (JSONL, plain or gzip) and stores (SQLite outbox, read-only).
 
     A store is recognised by its SQLite header wherever it is listed; `stores` insists on it.
-    Raises AuditInputError only when a source cannot be read at all; bad data becomes findings.
+    With `state`, the audit resumes from that file when it exists (reading only what was appended
+    since) and leaves its own state there: the verdicts are those of a full audit
+    (auditor.incremental). Raises AuditInputError only when a source cannot be read at all (or the
+    state cannot be trusted: auditor.state.StateError); bad data becomes findings.
     """
     if isinstance(sources, str | os.PathLike):
         sources = [sources]
+    if state is not None:
+        return _audit_with_state(
+            Path(state), list(sources), list(stores), now=now, max_age=max_age, grace=grace, key=key
+        )
     listed = [(path, False) for path in sources] + [(path, True) for path in stores]
     moment = datetime.now(UTC) if now is None else now
     if moment.tzinfo is None:
@@ -83,3 +92,29 @@ def audit(
     except Unordered:  # the input is not in a store's export order: decide nothing before the end
         engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
     return build_report(engine.finish(), times.now, mode)
+
+
+def _audit_with_state(
+    state: Path,
+    sources: list[Source],
+    stores: list[Source],
+    *,
+    now: datetime | None,
+    max_age: timedelta | None,
+    grace: timedelta | None,
+    key: bytes | None,
+) -> Report:
+    from auditor.incremental import IncrementalAudit
+
+    if max_age is not None:
+        raise ValueError(
+            "a maximum age (--max-age) re-judges every receipt already read at each audit's clock, "
+            "so it cannot be combined with a state (--state): audit in full for a maximum age"
+        )
+    if state.exists():
+        incremental = IncrementalAudit.resume(state, sources, stores=stores, key=key, grace=grace)
+    else:
+        incremental = IncrementalAudit(sources, stores=stores, key=key, grace=grace)
+    report = incremental.check(now)
+    incremental.save(state)
+    return report

@@ -85,6 +85,12 @@ def _audit_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--max-age", type=_duration, help="evidence older than this is uncertain (e.g. 7d)")
     command.add_argument("--grace", type=_duration, help="grace period of a started promotion (default 5m)")
     command.add_argument("--key-file", type=Path, help="the store's receipt key file: verify MACs too")
+    command.add_argument(
+        "--state",
+        type=Path,
+        metavar="FILE",
+        help="resume from this audit state and leave the new one there: only appended receipts are read",
+    )
 
 
 def _report_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -163,7 +169,15 @@ def _audit(args: argparse.Namespace) -> Report:
     if not args.paths and not args.db:
         raise AuditInputError("nothing to audit: give receipt files and/or --db STORE")
     key = read_key_file(args.key_file) if args.key_file is not None else None
-    report = audit(args.paths, now=args.now, max_age=args.max_age, grace=args.grace, key=key, stores=args.db)
+    report = audit(
+        args.paths,
+        now=args.now,
+        max_age=args.max_age,
+        grace=args.grace,
+        key=key,
+        stores=args.db,
+        state=args.state,
+    )
     export_runs(report, os.environ)
     return report
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -11,10 +14,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import memoryos
 from auditor import Report, audit
 from auditor.incremental import IncrementalAudit
 from auditor.state import StateError
-from receipts import parse_utc
+from memoryos.testing import FakeClock
+from receipts import format_utc, parse_utc, read_key_file
 from tests.auditor.streams import Stream, later
 from tests.auditor.test_properties import PROPS, build, workloads
 
@@ -144,5 +149,69 @@ class TestRefusals:
     def test_a_file_that_is_not_a_state_is_refused(self, tmp_path: Path) -> None:
         _, path, state = self.setup_stream(tmp_path)
         state.write_bytes(orjson.dumps({"schema": "memoryos.audit-state/0"}) + b"\n{}")
-        with pytest.raises(StateError, match="is not a memoryos.audit-state/1"):
+        with pytest.raises(StateError, match=r"is not a memoryos\.audit-state/1"):
             IncrementalAudit.resume(state, [path])
+
+
+class TestThroughTheCommandLine:
+    def run_cli(self, *argv: str) -> tuple[int, dict[str, object], str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "auditor", "check", *argv, "--format", "json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        return done.returncode, json.loads(done.stdout or "{}"), done.stderr
+
+    def test_check_with_a_state_resumes_and_agrees_with_a_full_check(self, tmp_path: Path) -> None:
+        s = Stream()
+        s.healthy_cycle()
+        path, state = s.write(tmp_path / "r.jsonl"), tmp_path / "audit.state"
+        now = ["--now", format_utc(later(s, 24))]
+        code, first, _ = self.run_cli(str(path), "--state", str(state), *now)
+        assert code == 0 and first["receipts"] == len(s.lines) and state.exists()
+        before = len(s.lines)
+        _, turn = s.store()
+        s.promote([turn], status="started", source_present=True)  # hangs: promotion_missing
+        append(path, s.lines[before:])
+        code, resumed, _ = self.run_cli(str(path), "--state", str(state), *now)
+        code_full, full, _ = self.run_cli(str(path), *now)
+        assert (code, resumed["verdict"], resumed["runs"]) == (code_full, full["verdict"], full["runs"])
+        assert resumed["verdict"] == "promotion_missing"
+
+    def test_a_state_that_does_not_verify_is_a_clear_error(self, tmp_path: Path) -> None:
+        s = Stream()
+        s.healthy_cycle()
+        path, state = s.write(tmp_path / "r.jsonl"), tmp_path / "audit.state"
+        assert self.run_cli(str(path), "--state", str(state))[0] == 0
+        state.write_bytes(state.read_bytes()[:-1] + b" ")
+        code, _, err = self.run_cli(str(path), "--state", str(state))
+        assert code == 2 and "does not verify under its key" in err and "Traceback" not in err
+
+    def test_a_maximum_age_cannot_be_combined_with_a_state(self, tmp_path: Path) -> None:
+        s = Stream()
+        s.healthy_cycle()
+        path = s.write(tmp_path / "r.jsonl")
+        code, _, err = self.run_cli(str(path), "--state", str(tmp_path / "st"), "--max-age", "7d")
+        assert code == 2 and "cannot be combined with a state" in err
+
+
+def test_a_real_store_is_audited_in_increments_like_in_full(tmp_path: Path) -> None:
+    db, state = tmp_path / "memory.db", tmp_path / "audit.state"
+    clock = FakeClock()
+    alice = memoryos.Scope(user="alice", assistant="coder")
+    key_file = db.with_name(db.name + ".receipt-key")
+    reports = []
+    for round_ in range(3):
+        with memoryos.open(db, clock=clock) as mem:
+            for i in range(5):
+                mem.remember(alice, f"round {round_} note {i} about the blyck release")
+            res = mem.recall(alice, "blyck release", k=3)
+            mem.generated(alice, res.run_id, depends_on=[h.ref for h in res.hits])
+        key = read_key_file(key_file)
+        now = clock() + timedelta(minutes=1)
+        reports.append(audit([], now=now, key=key, stores=[db], state=state))
+        full = audit([], now=now, key=key, stores=[db])
+        assert verdicts(reports[-1]) == verdicts(full)
+    assert reports[-1].receipts > reports[0].receipts
