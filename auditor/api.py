@@ -89,9 +89,28 @@ def audit(
     times = _times(moment, max_age, DEFAULT_GRACE if grace is None else grace)
     try:
         engine, mode = _run_pass(listed, times, key, ordered=True), "streaming"
-    except Unordered:  # the input is not in a store's export order: decide nothing before the end
-        engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
+    except Unordered:  # not in a store's export order: sort it on disk, then stream it
+        try:
+            engine, mode = _sorted_pass(listed, times, key), "sorted"
+        except Unordered:  # a chain whose seq and time disagree: decide nothing before the end
+            engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
     return build_report(engine.finish(), times.now, mode)
+
+
+def _sorted_pass(sources: list[tuple[Source, bool]], times: Times, key: bytes | None) -> Engine:
+    from auditor.external import sorted_lines
+    from auditor.parse import parse_raw
+
+    engine = Engine(times, key, ordered=True)
+    empty: list[str] = []
+    for raw, where in sorted_lines(sources, empty):
+        if raw is None:
+            engine.unreadable(where, "")
+        else:
+            engine.feed(parse_raw(raw, engine.last_link), where)
+    for path in empty:
+        engine.unreadable(path, "holds no receipts")
+    return engine
 
 
 def _audit_with_state(
