@@ -17,7 +17,7 @@ _PROBES = 8  # with 32 bits per item: about 6 false positives per million look-u
 
 
 class Bloom:
-    def __init__(self, capacity: int = 1 << 18) -> None:
+    def __init__(self, capacity: int = 1 << 14) -> None:
         self._filters: list[tuple[bytearray, int]] = []
         self._count = 0
         self._capacity = 0
