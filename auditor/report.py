@@ -46,7 +46,7 @@ class Report:
     window: tuple[str, str] | None
     source_versions: tuple[str, ...]
     now: str
-    mode: str  # "streaming" or "exact": which pass produced it (the verdicts are the same)
+    mode: str  # "streaming", "sorted" or "exact": which pass produced it (the verdicts are the same)
     _by_id: Mapping[str, RunResult] = field(default_factory=dict, repr=False, compare=False)
 
     def run(self, run_id: str) -> RunResult | None:
