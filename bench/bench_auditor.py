@@ -421,7 +421,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--health-calls", type=int, default=20, help="memory_health calls timed")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "auditor.md", help="markdown results")
+    parser.add_argument(
+        "--memory-only",
+        action="store_true",
+        help="measure only the peak RSS (in order, shuffled) and print it",
+    )
     args = parser.parse_args(argv)
+    if args.memory_only:
+        return _memory_only(args.receipts)
     health_receipts = args.health_receipts or min(100_000, args.receipts)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -449,6 +456,21 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {os.getloadavg()[0]:.1f}",
     }
     _write(results, args.out, args)
+    return 0
+
+
+def _memory_only(receipts: int) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.jsonl"
+        info = generate(path, receipts)
+        now = T0 + timedelta(days=30)
+        streaming = memory_growth(path, now)
+        shuffled_copy(path, Path(tmp) / "shuffled.jsonl")
+        path.unlink()
+        unordered = memory_growth(Path(tmp) / "shuffled.jsonl", now)
+    print(f"| receipts | {info['receipts']:,} |")
+    print(f"| peak RSS growth, streaming pass | {streaming['growth_mb']} MB ({streaming['mode']} pass) |")
+    print(f"| peak RSS growth, shuffled input | {unordered['growth_mb']} MB ({unordered['mode']} pass) |")
     return 0
 
 

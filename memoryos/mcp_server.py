@@ -24,6 +24,7 @@ import json
 import logging
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -312,38 +313,46 @@ class HeldAudit:
     the store's whole history. The auditor stays optional for memoryos (DESIGN §2: memoryos never
     depends on it), so it is found and imported when the tool is first called.
 
-    The audit runs in a worker thread, one call at a time; a call that outlives `timeout` is
-    answered with an error and its audit is dropped (the next call starts afresh)."""
+    The audit runs in a worker thread, one at a time (a thread lock, so that a call that timed out
+    keeps its progress for the next one). A store whose outbox changed under the held audit (see
+    auditor.incremental) is audited afresh."""
 
     def __init__(self, db: Path) -> None:
         self.db = db
         self._audit: Any = None
-        self._lock = anyio.Lock()
+        self._lock = threading.Lock()
 
     async def health(self, timeout: float) -> dict[str, Any]:
-        async with self._lock:
-            try:
-                with anyio.fail_after(timeout):
-                    return await anyio.to_thread.run_sync(self._check, abandon_on_cancel=True)
-            except TimeoutError:
-                self._audit = None
-                raise ToolFailure(f"memory_health: the auditor took longer than {timeout:g} s") from None
+        try:
+            with anyio.fail_after(timeout):
+                return await anyio.to_thread.run_sync(self._check, abandon_on_cancel=True)
+        except TimeoutError:
+            raise ToolFailure(f"memory_health: the auditor took longer than {timeout:g} s") from None
 
     def _check(self) -> dict[str, Any]:
         if importlib.util.find_spec("auditor") is None:
             raise ToolFailure("memory_health is unavailable: the auditor is not installed with memoryos")
         incremental = importlib.import_module("auditor.incremental")
-        errors = importlib.import_module("auditor.sources").AuditInputError
-        try:
-            if self._audit is None:
-                key_file = key_path_for(self.db)
-                key = read_key_file(key_file) if key_file.exists() else None
-                self._audit = incremental.IncrementalAudit(stores=[self.db], key=key)
-            report = self._audit.check()
-        except (errors, OSError, ValueError):  # unreadable, or rewritten under the held audit
-            self._audit = None
-            raise ToolFailure("memory_health: the auditor could not read this store's receipts") from None
+        refused = importlib.import_module("auditor.state").StateError
+        unreadable = importlib.import_module("auditor.sources").AuditInputError
+        with self._lock:
+            try:
+                try:
+                    report = self._held(incremental).check()
+                except refused:  # the outbox changed below what was read: start again
+                    self._audit = None
+                    report = self._held(incremental).check()
+            except (unreadable, OSError, ValueError):
+                self._audit = None
+                raise ToolFailure("memory_health: the auditor could not read this store's receipts") from None
         return {"verdict": report.verdict, "counts": dict(report.counts), "receipts": report.receipts}
+
+    def _held(self, incremental: Any) -> Any:
+        if self._audit is None:
+            key_file = key_path_for(self.db)
+            key = read_key_file(key_file) if key_file.exists() else None
+            self._audit = incremental.IncrementalAudit(stores=[self.db], key=key)
+        return self._audit
 
 
 # -- the auditor, as a separate process (memoryos imports nothing of it, DESIGN §2) ---------------
