@@ -25,6 +25,7 @@ from auditor.judge import (
     Promotions,
     Times,
     generation_findings,
+    intent_deadline,
     open_intents,
     promotion_findings,
     scope_suspects,
@@ -54,6 +55,7 @@ class _Run:
         "findings",
         "flags",
         "generates",
+        "memo",
         "promo",
         "retrieved",
         "run_id",
@@ -72,8 +74,12 @@ class _Run:
         self.retrieved: set[str] | None = None
         self.generates: list[tuple[str, list[str] | None]] | None = None
         self.promo: Promotions | None = None
+        # The run's findings as last judged, with the clock they depend on (None: on no clock) and
+        # when they would change with it; any receipt or finding for the run clears it.
+        self.memo: tuple[Times | None, list[Finding], str | None] | None = None
 
     def add(self, found: Finding) -> None:
+        self.memo = None
         if self.findings is None:
             self.findings = [found]
         else:
@@ -105,6 +111,7 @@ class Outcome:
     duplicates: int = 0
     window: tuple[str, str] | None = None
     source_versions: tuple[str, ...] = ()
+    next_change: str | None = None  # the earliest time at which a verdict changes with the clock alone
 
 
 class Engine:
@@ -347,14 +354,14 @@ class Engine:
             run = self._held.pop(run_id, None)
             if run is not None:  # a held run is in use again: back among the open ones
                 self._open[run_id] = run
-                run.touched = self._n
+                run.touched, run.memo = self._n, None
                 return run
         if run is None:
             if self._ordered and run_id <= self._max_run and run_id in self._decided_runs:
                 raise Unordered(f"run {run_id} may have been decided already")
             run = self._open[run_id] = _Run(run_id, self._n)
         else:
-            run.touched = self._n
+            run.touched, run.memo = self._n, None
         return run
 
     def _unit(self, memory_id: str) -> _Unit:
@@ -410,11 +417,19 @@ class Engine:
                 late(run, finding("waiting.window", (rid,), f"{memory_id} may stay in STM until {wait}"))
 
     def _run_findings(self, run: _Run) -> list[Finding]:
+        """The run's findings now (shared with its memo: callers copy before they add)."""
+        memo = run.memo
+        if memo is not None and (memo[0] is None or memo[0] == self._times):
+            return memo[1]
         found = list(run.findings or ())
+        deadline = None
         if run.promo is not None:
             found += promotion_findings(run.promo, self._times)
+            deadline = intent_deadline(open_intents(run.promo), self._times)
         if run.generates:
             found += generation_findings(run.generates, run.retrieved)
+        timed = run.promo is not None and bool(open_intents(run.promo))
+        run.memo = (self._times if timed else None, found, deadline)
         return found
 
     def _decide_run(self, run: _Run) -> None:
@@ -470,7 +485,9 @@ class Engine:
         self._times = times
 
     def finish(self) -> Outcome:
-        """The verdicts over everything fed so far. Changes nothing: feeding may go on afterwards."""
+        """The verdicts over everything fed so far. Changes nothing: feeding may go on afterwards.
+        Unchanged runs are not judged again (their memo), so a finish costs little more than a
+        look at each open run."""
         extra: dict[str, list[Finding]] = {}
 
         def late(run_id: str, found: Finding) -> None:
@@ -480,20 +497,29 @@ class Engine:
         notes, self._notes = self._notes, []
         for rule, run_id, ids, reason in notes:
             late(FILE_RUN if run_id is None else run_id, finding(rule, ids, reason))
+        deadlines = []
         for memory_id, unit in self._units.items():
             self._decide_unit(memory_id, unit, late)
-        results = {run_id: list(found) for run_id, found in self._closed.items()}
+            if unit.pending is not None and not unit.resolved and unit.pending[0] >= self._times.now:
+                deadlines.append(unit.pending[0])
+        results = dict(self._closed)
         for run in itertools.chain(self._open.values(), self._held.values()):
-            results[run.run_id] = self._run_findings(run)
+            found = self._run_findings(run)
+            if found:
+                results[run.run_id] = found
+            if run.memo is not None and run.memo[2] is not None:
+                deadlines.append(run.memo[2])
         for run_id, found in extra.items():
-            results.setdefault(run_id, []).extend(found)
+            results[run_id] = [*results.get(run_id, ()), *found]
         if self._n == 0:
-            results.setdefault(FILE_RUN, []).append(finding("evidence.none", (), "no receipts were read"))
+            none = finding("evidence.none", (), "no receipts were read")
+            results[FILE_RUN] = [*results.get(FILE_RUN, ()), none]
         closed = {run: found for run, found in results.items() if verdict(found) != HEALTHY}
         window = (self._min_at, self._max_at) if self._n else None
         runs = self._runs + len(self._open) + len(self._held)
         versions = tuple(sorted(self._versions))
-        return Outcome(closed, runs, self._n, self._lines, self._duplicates, window, versions)
+        change = min(deadlines, default=None)
+        return Outcome(closed, runs, self._n, self._lines, self._duplicates, window, versions, change)
 
 
 def _short(scope: Scope | None) -> str:

@@ -20,6 +20,7 @@ every source from the start (and keeps that engine from then on).
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import os
 import sqlite3
@@ -203,6 +204,20 @@ def _body_print(body: bytes | str) -> str:
     return fingerprint(body if isinstance(body, bytes) else str(body).encode())
 
 
+@dataclass(frozen=True)
+class _Last:
+    """The last report, and until when it stays true if nothing new arrives."""
+
+    report: Report
+    now: str
+    next_change: str | None  # when a verdict changes with the clock alone (auditor.engine.Outcome)
+    sources: list[Finding]
+
+    def still_true(self, now: str, sources: list[Finding]) -> bool:
+        in_time = self.now <= now and (self.next_change is None or now <= self.next_change)
+        return in_time and sources == self.sources
+
+
 def _times(now: datetime, grace: timedelta) -> Times:
     return Times(format_utc(now), format_utc(now - grace), None)
 
@@ -230,6 +245,7 @@ class IncrementalAudit:
         if not self._cursors:
             raise AuditInputError("nothing to audit: give receipt files and/or stores")
         self._engine = self._new_engine(_times(datetime.now(UTC), self._grace), ordered=True)
+        self._last: _Last | None = None
 
     def _new_engine(self, times: Times, *, ordered: bool) -> Engine:
         return Engine(times, self._key, ordered=ordered, idle=self._idle, sweep_every=self._sweep_every)
@@ -243,26 +259,35 @@ class IncrementalAudit:
         times = _times(moment, self._grace)
         self._engine.set_times(times)
         try:
-            self._read_all()
+            fed = self._read_all()
         except Unordered:  # not in export order: the exact pass, from the start, from now on
             self._engine = self._new_engine(times, ordered=False)
             for cursor in self._cursors:
                 cursor.position = cursor.lines = cursor.items = cursor.last_at = 0
                 cursor.first = cursor.last = None
-            self._read_all()
+            fed = self._read_all()
+            self._last = None
+        sources = self._source_findings()
+        if not fed and self._last is not None and self._last.still_true(times.now, sources):
+            return dataclasses.replace(self._last.report, now=times.now)
         mode = "streaming" if self._engine._ordered else "exact"
         outcome = self._engine.finish()
-        for found in self._source_findings():
+        for found in sources:
             outcome.findings.setdefault(FILE_RUN, []).append(found)
-        return build_report(outcome, times.now, mode)
+        report = build_report(outcome, times.now, mode)
+        self._last = _Last(report, times.now, outcome.next_change, sources)
+        return report
 
-    def _read_all(self) -> None:
+    def _read_all(self) -> int:
+        fed = 0
         for cursor in self._cursors:
             for item, where in _Reader(cursor, self._key).items(self._engine):
+                fed += 1
                 if item is None:
                     self._engine.unreadable(where, "")
                 else:
                     self._engine.feed(item, where)
+        return fed
 
     def _source_findings(self) -> list[Finding]:
         """Findings about the sources as they are now, not kept in the state: they change."""

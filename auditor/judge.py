@@ -10,11 +10,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from auditor.states import Finding, finding
+from receipts import format_utc, parse_utc
 
 __all__ = [
     "Promotions",
     "Times",
     "generation_findings",
+    "intent_deadline",
     "open_intents",
     "promotion_findings",
     "stale_against",
@@ -76,6 +78,19 @@ def open_intents(promo: Promotions) -> list[tuple[str | None, str, str | None, s
         for opened in promo.opened
         if not (opened[0] in promo.terminal or (opened[0] is None and promo.terminal) or opened[4] is False)
     ]
+
+
+def intent_deadline(
+    intents: Iterable[tuple[str | None, str, str | None, str, bool | None]], times: Times
+) -> str | None:
+    """When the earliest of these open intents turns from waiting into missing (None: none will)."""
+    grace = parse_utc(times.now) - parse_utc(times.grace_cut)
+    due = []
+    for _, at, wait_until, _, _ in intents:
+        limit = wait_until if wait_until is not None else format_utc(parse_utc(at) + grace)
+        if limit >= times.now:
+            due.append(limit)
+    return min(due, default=None)
 
 
 def generation_findings(

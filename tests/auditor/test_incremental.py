@@ -215,3 +215,18 @@ def test_a_real_store_is_audited_in_increments_like_in_full(tmp_path: Path) -> N
         full = audit([], now=now, key=key, stores=[db])
         assert verdicts(reports[-1]) == verdicts(full)
     assert reports[-1].receipts > reports[0].receipts
+
+
+@pytest.mark.parametrize("minutes", [[1, 2, 40], [4, 6, 29, 31], [1, 90]])
+def test_a_held_report_changes_when_the_clock_crosses_a_window_without_new_receipts(
+    tmp_path: Path, minutes: list[int]
+) -> None:
+    s = Stream()
+    s.store()  # a turn waiting in STM for 30 minutes
+    _, turn = s.store()
+    s.promote([turn], status="started", source_present=True)  # an intent with a 5-minute grace
+    path = s.write(tmp_path / "r.jsonl")
+    auditor = IncrementalAudit([path])
+    for minute in minutes:
+        now = s.clock + timedelta(minutes=minute)
+        assert verdicts(auditor.check(now)) == verdicts(audit(path, now=now)), minute
