@@ -198,3 +198,12 @@ class TestProblemsNameFieldValueAndRule:
         receipt = {k: v for k, v in receipt.items() if v is not None}
         found = receipts.problems(receipt)
         assert found and receipts.usable(found) is usable
+
+
+def test_the_specification_lists_every_field_with_the_checked_grammar() -> None:
+    spec = (ROOT / "docs" / "receipt-format.md").read_text(encoding="utf-8").replace("\\|", "|")
+    for name, field in receipts.FIELDS.items():
+        assert f"`{name}`" in spec, name
+        pattern = field.json.get("pattern")
+        if pattern is not None and name not in {"receiptId", "runId", "memoryId", "derivedFrom"}:
+            assert pattern in spec, (name, pattern)
