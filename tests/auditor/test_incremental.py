@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -230,3 +231,18 @@ def test_a_held_report_changes_when_the_clock_crosses_a_window_without_new_recei
     for minute in minutes:
         now = s.clock + timedelta(minutes=minute)
         assert verdicts(auditor.check(now)) == verdicts(audit(path, now=now)), minute
+
+
+def test_a_gzip_file_that_grows_by_members_is_resumed(tmp_path: Path) -> None:
+    s = Stream()
+    s.healthy_cycle()
+    path, state = tmp_path / "r.jsonl.gz", tmp_path / "audit.state"
+    path.write_bytes(gzip.compress(b"".join(line + b"\n" for line in s.lines)))
+    audit(path, now=later(s), state=state)
+    before = len(s.lines)
+    s.healthy_cycle()
+    with path.open("ab") as out:  # a second gzip member, as `gzip >>` appends
+        out.write(gzip.compress(b"".join(line + b"\n" for line in s.lines[before:])))
+    report = audit(path, now=later(s), state=state)
+    assert verdicts(report) == verdicts(audit(path, now=later(s)))
+    assert report.receipts == len(s.lines) and report.verdict == "healthy"
