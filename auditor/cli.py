@@ -81,16 +81,16 @@ def _audit_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--db", action="append", default=[], metavar="STORE", help="a store whose outbox to read"
     )
-    command.add_argument("--now", type=_time, help="the audit's clock (RFC 3339; default: current UTC time)")
-    command.add_argument("--max-age", type=_duration, help="evidence older than this is uncertain (e.g. 7d)")
-    command.add_argument("--grace", type=_duration, help="grace period of a started promotion (default 5m)")
-    command.add_argument("--key-file", type=Path, help="the store's receipt key file: verify MACs too")
     command.add_argument(
         "--state",
         type=Path,
         metavar="FILE",
         help="resume from this audit state and leave the new one there: only appended receipts are read",
     )
+    command.add_argument("--now", type=_time, help="the audit's clock (RFC 3339; default: current UTC time)")
+    command.add_argument("--max-age", type=_duration, help="evidence older than this is uncertain (e.g. 7d)")
+    command.add_argument("--grace", type=_duration, help="grace period of a started promotion (default 5m)")
+    command.add_argument("--key-file", type=Path, help="the store's receipt key file: verify MACs too")
 
 
 def _report_parser(commands: argparse._SubParsersAction[_Parser]) -> None:

@@ -25,8 +25,8 @@ from typing import BinaryIO
 
 import orjson
 
+from auditor.incremental import read_outbox_rows
 from auditor.sources import AuditInputError, is_store
-from receipts.outbox import read_outbox_rows
 
 __all__ = ["CHUNK", "sorted_lines"]
 

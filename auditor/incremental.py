@@ -50,9 +50,9 @@ from auditor.states import Finding, finding
 from receipts import format_utc
 from receipts.head import HeadError, read_head
 from receipts.jsonl import parse_line
-from receipts.outbox import OUTBOX_TABLE, read_only_uri, read_outbox_rows
+from receipts.outbox import OUTBOX_TABLE, read_only_uri
 
-__all__ = ["IncrementalAudit"]
+__all__ = ["IncrementalAudit", "read_outbox_rows"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 Source = str | os.PathLike[str]
@@ -190,6 +190,30 @@ class _Reader:
             return  # a damaged mark is the store source's finding to make (auditor.sources)
         if head is not None:
             c.mark = max(c.mark or 0, head.seq)
+
+
+def read_outbox_rows(path: Path, after_seq: int = 0, batch: int = 1000) -> Iterator[tuple[int, bytes]]:
+    """(seq, body) of every outbox row after `after_seq`, the body as stored (its fingerprint is
+    what a resumed audit checks), from a read-only connection. OSError when it is not a store."""
+    try:
+        conn = sqlite3.connect(read_only_uri(path), uri=True, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise OSError(f"cannot open {path} read-only: {exc}") from None
+    sql = f"SELECT seq, body FROM {OUTBOX_TABLE} WHERE seq > ? ORDER BY seq LIMIT ?"
+    try:
+        last = after_seq
+        while True:
+            try:
+                rows = conn.execute(sql, (last, batch)).fetchall()
+            except sqlite3.Error as exc:
+                raise OSError(f"{path} has no readable receipt outbox: {exc}") from None
+            for seq, body in rows:
+                yield seq, body if isinstance(body, bytes) else str(body).encode()
+            if len(rows) < batch:
+                return
+            last = rows[-1][0]
+    finally:
+        conn.close()
 
 
 def _skip(handle: BinaryIO, count: int) -> None:

@@ -12,7 +12,7 @@ import orjson
 from auditor.engine import FILE_RUN, Outcome
 from auditor.states import HEALTHY, STATES, Finding, rank, verdict, worst
 
-__all__ = ["DEFAULT_MAX_RUNS", "REPORT_SCHEMA", "Report", "RunResult", "build_report"]
+__all__ = ["REPORT_SCHEMA", "Report", "RunResult", "build_report"]
 
 REPORT_SCHEMA = "memoryos.audit/1"
 DEFAULT_MAX_RUNS = 5  # runs drawn by `report --html` when none are named (here: no networkx import)
@@ -46,7 +46,7 @@ class Report:
     window: tuple[str, str] | None
     source_versions: tuple[str, ...]
     now: str
-    mode: str  # "streaming", "sorted" or "exact": which pass produced it (the verdicts are the same)
+    mode: str  # "streaming" or "exact": which pass produced it (the verdicts are the same)
     _by_id: Mapping[str, RunResult] = field(default_factory=dict, repr=False, compare=False)
 
     def run(self, run_id: str) -> RunResult | None:

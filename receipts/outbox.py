@@ -30,14 +30,6 @@ def read_outbox(path: str | os.PathLike[str], after_seq: int = 0) -> Iterator[Li
     unreadable input); rows inside a readable outbox are never a reason to raise.
     """
     source = os.fspath(path)
-    for seq, raw in read_outbox_rows(path, after_seq):
-        line = parse_line(raw, source, seq)
-        yield line or Line(source, seq, None, "empty outbox row")
-
-
-def read_outbox_rows(path: str | os.PathLike[str], after_seq: int = 0) -> Iterator[tuple[int, bytes]]:
-    """(seq, body) of every row after `after_seq`, the body's bytes as stored; see read_outbox."""
-    source = os.fspath(path)
     if not Path(path).is_file():
         raise FileNotFoundError(f"no store at {source}")
     try:
@@ -55,7 +47,9 @@ def read_outbox_rows(path: str | os.PathLike[str], after_seq: int = 0) -> Iterat
             except sqlite3.Error as exc:
                 raise OSError(f"{source} has no readable receipt outbox: {exc}") from None
             for seq, body in rows:
-                yield seq, body if isinstance(body, bytes) else str(body).encode()
+                raw = body if isinstance(body, bytes) else str(body).encode()
+                line = parse_line(raw, source, seq)
+                yield line or Line(source, seq, None, "empty outbox row")
             if len(rows) < _BATCH:
                 return
             last = rows[-1][0]
