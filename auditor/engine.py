@@ -422,14 +422,14 @@ class Engine:
         if memo is not None and (memo[0] is None or memo[0] == self._times):
             return memo[1]
         found = list(run.findings or ())
-        deadline = None
+        deadline, intents = None, None
         if run.promo is not None:
             found += promotion_findings(run.promo, self._times)
-            deadline = intent_deadline(open_intents(run.promo), self._times)
+            intents = open_intents(run.promo)
+            deadline = intent_deadline(intents, self._times)
         if run.generates:
             found += generation_findings(run.generates, run.retrieved)
-        timed = run.promo is not None and bool(open_intents(run.promo))
-        run.memo = (self._times if timed else None, found, deadline)
+        run.memo = (self._times if intents else None, found, deadline)
         return found
 
     def _decide_run(self, run: _Run) -> None:

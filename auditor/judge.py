@@ -84,6 +84,9 @@ def intent_deadline(
     intents: Iterable[tuple[str | None, str, str | None, str, bool | None]], times: Times
 ) -> str | None:
     """When the earliest of these open intents turns from waiting into missing (None: none will)."""
+    intents = list(intents)
+    if not intents:
+        return None
     grace = parse_utc(times.now) - parse_utc(times.grace_cut)
     due = []
     for _, at, wait_until, _, _ in intents:
