@@ -426,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="measure only the peak RSS (in order, shuffled) and print it",
     )
+    parser.add_argument(
+        "--incremental-only", action="store_true", help="measure only the resumed audit and print it"
+    )
     args = parser.parse_args(argv)
     if args.memory_only:
         return _memory_only(args.receipts)
