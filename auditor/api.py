@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from auditor.chains import Unordered
 from auditor.engine import Engine
@@ -82,17 +84,24 @@ def audit(
     key: bytes | None = None,
     *,
     stores: Iterable[Source] = (),
+    state: Source | None = None,
 ) -> Report:
     """Audit receipt files (JSONL, plain or gzip) and stores (SQLite outbox, read-only).
 
     A store is recognised by its SQLite header wherever it is listed; `stores` insists on it.
-    Raises AuditInputError only when a source cannot be read at all; bad data becomes findings.
     Without `key`, a store's own key file (`<store>.receipt-key`) verifies the MACs when it can be
     read; `report.macs` says whether MACs were verified. Each store's head mark is compared with
-    its outbox (auditor.stores).
+    its outbox (auditor.stores). With `state`, the audit resumes from that file when it exists
+    (reading only what was appended since) and leaves its own state there: the verdicts are those of
+    a full audit (auditor.incremental). Raises AuditInputError only when a source cannot be read at
+    all (or the state cannot be trusted: auditor.state.StateError); bad data becomes findings.
     """
     if isinstance(sources, str | os.PathLike):
         sources = [sources]
+    if state is not None:
+        return _audit_with_state(
+            Path(state), list(sources), list(stores), now=now, max_age=max_age, grace=grace, key=key
+        )
     listed = [(path, False) for path in sources] + [(path, True) for path in stores]
     moment = datetime.now(UTC) if now is None else now
     if moment.tzinfo is None:
@@ -106,8 +115,54 @@ def audit(
     key, macs = choose_key(key, stores_listed)
     try:
         engine, mode = _run_pass(listed, times, key, ordered=True), "streaming"
-    except Unordered:  # the input is not in a store's export order: decide nothing before the end
-        engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
+    except Unordered:  # not in a store's export order: sort it on disk, then stream it
+        try:
+            engine, mode = _sorted_pass(listed, times, key), "sorted"
+        except Unordered:  # a chain whose seq and time disagree: decide nothing before the end
+            engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
     outcome = engine.finish()
     notes = check_heads(outcome, stores_listed, key)
     return build_report(outcome, times.now, mode, macs=macs, notes=notes)
+
+
+def _sorted_pass(sources: list[tuple[Source, bool]], times: Times, key: bytes | None) -> Engine:
+    from auditor.external import sorted_lines
+    from auditor.parse import parse_raw
+
+    engine = Engine(times, key, ordered=True)
+    empty: list[str] = []
+    for raw, where in sorted_lines(sources, empty):
+        if raw is None:
+            engine.unreadable(where, "")
+        else:
+            engine.feed(parse_raw(raw, engine.last_link), where)
+    for path in empty:
+        engine.unreadable(path, "holds no receipts")
+    return engine
+
+
+def _audit_with_state(
+    state: Path,
+    sources: list[Source],
+    stores: list[Source],
+    *,
+    now: datetime | None,
+    max_age: timedelta | None,
+    grace: timedelta | None,
+    key: bytes | None,
+) -> Report:
+    from auditor.incremental import IncrementalAudit
+
+    if max_age is not None:
+        raise ValueError(
+            "a maximum age (--max-age) re-judges every receipt already read at each audit's clock, "
+            "so it cannot be combined with a state (--state): audit in full for a maximum age"
+        )
+    key, macs = choose_key(key, stores_in([(p, False) for p in sources] + [(p, True) for p in stores]))
+    if state.exists():
+        incremental = IncrementalAudit.resume(state, sources, stores=stores, key=key, grace=grace)
+    else:
+        incremental = IncrementalAudit(sources, stores=stores, key=key, grace=grace)
+    report = incremental.check(now)
+    incremental.save(state)
+    return dataclasses.replace(report, macs=macs)

@@ -8,6 +8,8 @@ a verdict. The engine asks it only about ids that are not newer than every decid
 
 from __future__ import annotations
 
+import hashlib
+
 __all__ = ["Bloom"]
 
 _BITS_PER_ITEM = 32
@@ -15,7 +17,7 @@ _PROBES = 8  # with 32 bits per item: about 6 false positives per million look-u
 
 
 class Bloom:
-    def __init__(self, capacity: int = 1 << 18) -> None:
+    def __init__(self, capacity: int = 1 << 14) -> None:
         self._filters: list[tuple[bytearray, int]] = []
         self._count = 0
         self._capacity = 0
@@ -31,14 +33,14 @@ class Bloom:
             self._grow(self._capacity)
         self._count += 1
         array, bits = self._filters[-1]
-        h = hash(key)
+        h = _hash(key)
         step = (h >> 32) | 1
         for i in range(_PROBES):
             bit = (h + i * step) % bits
             array[bit >> 3] |= 1 << (bit & 7)
 
     def __contains__(self, key: str) -> bool:
-        h = hash(key)
+        h = _hash(key)
         step = (h >> 32) | 1
         for array, bits in self._filters:
             for i in range(_PROBES):
@@ -48,3 +50,9 @@ class Bloom:
             else:
                 return True
         return False
+
+
+def _hash(key: str) -> int:
+    """A hash that is the same in every process (str.__hash__ is salted per process), so that a
+    filter saved in an audit state (auditor.state) answers alike when an audit resumes."""
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little")

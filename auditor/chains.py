@@ -115,13 +115,17 @@ class Chains:
             self._advance(chain, chain_id, seq, chain.pending.pop(seq))
 
     def finish(self) -> None:
-        """Report the gaps still open at the end of the input (exact mode keeps them pending)."""
+        """Report the gaps still open at the end of the input (exact mode keeps them pending).
+        Works on a copy of each chain's head: the chain itself can still grow afterwards."""
         for chain_id, chain in self._chains.items():
-            while chain.pending:
-                seq = min(chain.pending)
-                _, link, run, rid = chain.pending.pop(seq)
-                first = seq - 1 if seq - 1 > chain.next_seq else None
-                missing = f"seq {chain.next_seq}" + (f"..{first}" if first else "")
+            if not chain.pending:
+                continue
+            view = _Chain(next_seq=chain.next_seq, link=chain.link, pending=dict(chain.pending))
+            while view.pending:
+                seq = min(view.pending)
+                _, link, run, rid = view.pending.pop(seq)
+                first = seq - 1 if seq - 1 > view.next_seq else None
+                missing = f"seq {view.next_seq}" + (f"..{first}" if first else "")
                 self._report("evidence.gap", run, (rid,), f"chain {chain_id} is missing {missing}")
-                self._advance(chain, chain_id, seq, (None, link, run, rid))
-                self._drain(chain, chain_id)
+                self._advance(view, chain_id, seq, (None, link, run, rid))
+                self._drain(view, chain_id)

@@ -15,10 +15,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from auditor.api import audit, parse_duration
-from auditor.html import DEFAULT_MAX_RUNS, render_html, write_html
-from auditor.lineage import lineage_graph, to_dot, to_tree
 from auditor.metrics import export_runs
-from auditor.report import Report
+from auditor.report import DEFAULT_MAX_RUNS, Report
 from auditor.sources import AuditInputError
 from auditor.states import HEALTHY, STATES, rank
 from auditor.stores import read_private_key
@@ -83,6 +81,12 @@ def _audit_arguments(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument(
         "--db", action="append", default=[], metavar="STORE", help="a store whose outbox to read"
+    )
+    command.add_argument(
+        "--state",
+        type=Path,
+        metavar="FILE",
+        help="resume from this audit state and leave the new one there: only appended receipts are read",
     )
     command.add_argument("--now", type=_time, help="the audit's clock (RFC 3339; default: current UTC time)")
     command.add_argument("--max-age", type=_duration, help="evidence older than this is uncertain (e.g. 7d)")
@@ -170,7 +174,15 @@ def _audit(args: argparse.Namespace) -> Report:
     if not args.paths and not args.db:
         raise AuditInputError("nothing to audit: give receipt files and/or --db STORE")
     key = read_private_key(args.key_file) if args.key_file is not None else None
-    report = audit(args.paths, now=args.now, max_age=args.max_age, grace=args.grace, key=key, stores=args.db)
+    report = audit(
+        args.paths,
+        now=args.now,
+        max_age=args.max_age,
+        grace=args.grace,
+        key=key,
+        stores=args.db,
+        state=args.state,
+    )
     export_runs(report, os.environ)
     return report
 
@@ -187,6 +199,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
+    from auditor.lineage import lineage_graph, to_dot, to_tree  # networkx: only where a graph is drawn
+
     if not args.paths and not args.db:
         raise AuditInputError("nothing to read: give receipt files and/or --db STORE")
     sources = [(p, False) for p in args.paths] + [(p, True) for p in args.db]
@@ -199,6 +213,8 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from auditor.html import render_html, write_html  # networkx: only where a graph is drawn
+
     report = _audit(args)
     sources = [(p, False) for p in args.paths] + [(p, True) for p in args.db]
     write_html(args.html, render_html(report, sources, runs=args.runs, max_runs=args.max_runs))

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from auditor.bloom import Bloom
@@ -23,6 +25,8 @@ from auditor.judge import (
     Promotions,
     Times,
     generation_findings,
+    intent_deadline,
+    open_intents,
     promotion_findings,
     scope_suspects,
     stale_against,
@@ -42,6 +46,7 @@ _EXPIRED = 1
 _MAC = 2
 
 Scope = tuple[str | None, str | None]
+Late = Callable[[str, Finding], None]  # where a finding for a possibly decided run goes
 
 
 class _Run:
@@ -50,6 +55,7 @@ class _Run:
         "findings",
         "flags",
         "generates",
+        "memo",
         "promo",
         "retrieved",
         "run_id",
@@ -68,8 +74,12 @@ class _Run:
         self.retrieved: set[str] | None = None
         self.generates: list[tuple[str, list[str] | None]] | None = None
         self.promo: Promotions | None = None
+        # The run's findings as last judged, with the clock they depend on (None: on no clock) and
+        # when they would change with it; any receipt or finding for the run clears it.
+        self.memo: tuple[Times | None, list[Finding], str | None] | None = None
 
     def add(self, found: Finding) -> None:
+        self.memo = None
         if self.findings is None:
             self.findings = [found]
         else:
@@ -101,12 +111,23 @@ class Outcome:
     duplicates: int = 0
     window: tuple[str, str] | None = None
     source_versions: tuple[str, ...] = ()
+    next_change: str | None = None  # the earliest time at which a verdict changes with the clock alone
 
 
 class Engine:
-    def __init__(self, times: Times, key: bytes | None = None, *, ordered: bool = False, idle: int = 50_000):
+    def __init__(
+        self,
+        times: Times,
+        key: bytes | None = None,
+        *,
+        ordered: bool = False,
+        idle: int = 50_000,
+        sweep_every: int = _SWEEP_EVERY,
+    ):
         self._times = times
+        self._sweep_every = sweep_every  # tests sweep often to exercise deciding and holding runs
         self._key = key
+        self._mac_state = hmac.new(key if key is not None else b"", digestmod=hashlib.sha256)
         self._ordered = ordered
         self._idle = idle
         self._notes: list[tuple[str, str | None, tuple[str | None, ...], str]] = []
@@ -115,6 +136,7 @@ class Engine:
         # deleted slots, which made the sweep quadratic; the linked list keeps it O(1).
         self._open: OrderedDict[str, _Run] = OrderedDict()
         self._closed: dict[str, list[Finding]] = {}
+        self._held: dict[str, _Run] = {}  # idle runs whose verdict still depends on the clock
         self._runs = 0
         self._units: dict[str, _Unit] = {}
         self._scopes: dict[Scope, Scope] = {}
@@ -134,7 +156,7 @@ class Engine:
     def feed(self, item: Parsed | Bad, where: str) -> None:
         self._lines += 1
         if isinstance(item, Parsed):
-            self._take(item.facts, item.canonical)
+            self._take(item.facts, item.canonical, item.uncertain, where)
         else:
             self._take_bad(item, where)
 
@@ -162,7 +184,7 @@ class Engine:
         run.add(finding(rule, (bad.receipt_id,), f"{where}: {bad.reason}"))
         self._flush_notes(run)
 
-    def _take(self, f: Facts, canonical: bytes) -> None:
+    def _take(self, f: Facts, canonical: bytes, uncertain: str | None = None, where: str = "") -> None:
         link = hashlib.sha256(canonical).hexdigest()
         self.last_link = link
         if self._chains.add(f.chain_id, f.seq, f.prev, link, run=f.run_id, rid=f.receipt_id) == DUPLICATE:
@@ -171,21 +193,18 @@ class Engine:
             if self._notes:
                 self._flush_notes(self._run(f.run_id))
             return
-        at = f.at
-        if at < self._max_at:
-            if self._ordered:
-                raise Unordered(f"receipt {f.receipt_id} is older than one before it")
-            self._min_at = min(self._min_at, at)
-        else:
-            self._max_at = at
-            if not self._min_at:
-                self._min_at = at
+        if self._key is not None and not self._mac_ok(f, canonical):
+            self._untrusted(f)
+            return
+        self._place_in_time(f)
         self._n += 1
-        if f.source_version not in self._versions:
+        if f.source_version is not None and f.source_version not in self._versions:
             self._versions.add(f.source_version)
         run = self._run(f.run_id)
         self._flush_notes(run)
-        self._check_evidence(run, f, canonical)
+        if uncertain is not None:  # usable for the rules all the same: precedence picks the verdict
+            run.add(finding("evidence.invalid", (f.receipt_id,), f"{where}: {uncertain}"))
+        self._check_expiry(run, f)
         scope = self._scope(f)
         if scope is not None:
             if run.scope is None:
@@ -197,10 +216,37 @@ class Engine:
                     )
                 )
         self._boundary(run, f, scope)
-        if self._ordered and self._n % _SWEEP_EVERY == 0:
+        if self._ordered and self._n % self._sweep_every == 0:
             self._sweep()
 
-    def _check_evidence(self, run: _Run, f: Facts, canonical: bytes) -> None:
+    def _untrusted(self, f: Facts) -> None:
+        """Forged or damaged: it keeps its place in the chain, but no rule may believe it."""
+        run = self._run(f.run_id)
+        self._flush_notes(run)
+        if not run.flags & _MAC:
+            run.flags |= _MAC
+            reason = "MAC missing or wrong under the given key: the receipt takes no part in the rules"
+            run.add(finding("evidence.mac", (f.receipt_id,), reason))
+
+    def _place_in_time(self, f: Facts) -> None:
+        at = f.at
+        if at < self._max_at:
+            if self._ordered:
+                raise Unordered(f"receipt {f.receipt_id} is older than one before it")
+            self._min_at = min(self._min_at, at)
+        else:
+            self._max_at = at
+            if not self._min_at:
+                self._min_at = at
+
+    def _mac_ok(self, f: Facts, canonical: bytes) -> bool:
+        if f.mac is None:
+            return False
+        mac = self._mac_state.copy()  # the key's inner and outer pads, hashed once per audit
+        mac.update(canonical)
+        return hmac.compare_digest(f.mac, mac.hexdigest())
+
+    def _check_expiry(self, run: _Run, f: Facts) -> None:
         cut = self._times.expiry_cut
         if cut is not None and f.at < cut and not run.flags & _EXPIRED:
             run.flags |= _EXPIRED
@@ -209,11 +255,6 @@ class Engine:
                     "evidence.expired", (f.receipt_id,), f"evidence from {f.at} is older than the maximum age"
                 )
             )
-        if self._key is not None and not run.flags & _MAC:
-            good = hmac.new(self._key, canonical, hashlib.sha256).hexdigest()
-            if f.mac is None or not hmac.compare_digest(f.mac, good):
-                run.flags |= _MAC
-                run.add(finding("evidence.mac", (f.receipt_id,), "MAC missing or wrong under the given key"))
 
     def _scope(self, f: Facts) -> Scope | None:
         if f.user_scope is None and f.assistant_scope is None:
@@ -258,17 +299,21 @@ class Engine:
         run.retrieved.add(f"{memory_id}@{f.version}")
         unit = self._units[memory_id]
         if self._ordered:  # every commit older than this receipt has been seen already
-            self._judge_stale(unit, memory_id, f.version, f.at, run=run.run_id, rid=f.receipt_id)
+            self._judge_stale(
+                unit, memory_id, f.version, f.at, run=run.run_id, rid=f.receipt_id, late=self._late
+            )
         else:
             if unit.retrieves is None:
                 unit.retrieves = []
             unit.retrieves.append((f.version, f.at, run.run_id, f.receipt_id))
 
-    def _judge_stale(self, unit: _Unit, memory_id: str, version: int, at: str, *, run: str, rid: str) -> None:
+    def _judge_stale(
+        self, unit: _Unit, memory_id: str, version: int, at: str, *, run: str, rid: str, late: Late
+    ) -> None:
         hit = stale_against(unit.newer, version, at)
         if hit is not None:
             reason = f"returned {memory_id}@{version} at {at}; @{hit[0]} was committed at {hit[1]}"
-            self._late(run, finding("retrieval.stale", (rid,), reason))
+            late(run, finding("retrieval.stale", (rid,), reason))
 
     def _promotion(self, run: _Run, f: Facts, scope: Scope | None) -> None:
         promo = run.promo if run.promo is not None else Promotions()
@@ -305,12 +350,18 @@ class Engine:
     # ---- runs and units ----------------------------------------------------------------------
     def _run(self, run_id: str) -> _Run:
         run = self._open.get(run_id)
+        if run is None and self._held:
+            run = self._held.pop(run_id, None)
+            if run is not None:  # a held run is in use again: back among the open ones
+                self._open[run_id] = run
+                run.touched, run.memo = self._n, None
+                return run
         if run is None:
             if self._ordered and run_id <= self._max_run and run_id in self._decided_runs:
                 raise Unordered(f"run {run_id} may have been decided already")
             run = self._open[run_id] = _Run(run_id, self._n)
         else:
-            run.touched = self._n
+            run.touched, run.memo = self._n, None
         return run
 
     def _unit(self, memory_id: str) -> _Unit:
@@ -347,32 +398,42 @@ class Engine:
     def _drop(self, memory_id: str) -> None:
         unit = self._units.pop(memory_id, None)
         if unit is not None:
-            self._decide_unit(memory_id, unit)
+            self._decide_unit(memory_id, unit, self._late)
         self._dropped_units.add(memory_id)
         self._max_unit = max(self._max_unit, memory_id)
 
-    def _decide_unit(self, memory_id: str, unit: _Unit) -> None:
+    def _decide_unit(self, memory_id: str, unit: _Unit, late: Late) -> None:
         if unit.suspects:
             for run, rid, scope in scope_suspects(unit.scope, unit.suspects):
                 reason = f"{memory_id} is in scope {_short(unit.scope)}; this receipt says {_short(scope)}"
-                self._late(run, finding("scope.lineage", (rid, unit.crid), reason))
+                late(run, finding("scope.lineage", (rid, unit.crid), reason))
         for version, at, run, rid in unit.retrieves or ():
-            self._judge_stale(unit, memory_id, version, at, run=run, rid=rid)
+            self._judge_stale(unit, memory_id, version, at, run=run, rid=rid, late=late)
         if unit.pending is not None and not unit.resolved:
             wait, run, rid = unit.pending
             if wait < self._times.now:
-                self._late(run, finding("promotion.overdue", (rid,), f"{memory_id} still in STM past {wait}"))
+                late(run, finding("promotion.overdue", (rid,), f"{memory_id} still in STM past {wait}"))
             else:
-                self._late(
-                    run, finding("waiting.window", (rid,), f"{memory_id} may stay in STM until {wait}")
-                )
+                late(run, finding("waiting.window", (rid,), f"{memory_id} may stay in STM until {wait}"))
 
-    def _decide_run(self, run: _Run) -> None:
-        found = run.findings or []
+    def _run_findings(self, run: _Run) -> list[Finding]:
+        """The run's findings now (shared with its memo: callers copy before they add)."""
+        memo = run.memo
+        if memo is not None and (memo[0] is None or memo[0] == self._times):
+            return memo[1]
+        found = list(run.findings or ())
+        deadline, intents = None, None
         if run.promo is not None:
             found += promotion_findings(run.promo, self._times)
+            intents = open_intents(run.promo)
+            deadline = intent_deadline(intents, self._times)
         if run.generates:
             found += generation_findings(run.generates, run.retrieved)
+        run.memo = (self._times if intents else None, found, deadline)
+        return found
+
+    def _decide_run(self, run: _Run) -> None:
+        found = self._run_findings(run)
         self._runs += 1
         if found:
             self._closed[run.run_id] = found
@@ -382,7 +443,7 @@ class Engine:
 
     def _late(self, run_id: str, found: Finding) -> None:
         """A finding for a run that may already be decided (decided healthy runs keep no entry)."""
-        run = self._open.get(run_id)
+        run = self._open.get(run_id) or self._held.get(run_id)
         if run is not None:
             run.add(found)
         else:
@@ -411,25 +472,54 @@ class Engine:
                 self._open.move_to_end(run_id)  # old but still in use: to the back
                 continue
             del self._open[run_id]
-            self._decide_run(run)
+            if run.promo is not None and open_intents(run.promo):
+                # An intent still open is judged by the clock (waiting now, missing later): the run
+                # stays undecided, so that an audit resumed at a later time judges it then.
+                self._held[run_id] = run
+            else:
+                self._decide_run(run)
 
-    # ---- end of input ------------------------------------------------------------------------
+    # ---- the verdicts so far -----------------------------------------------------------------
+    def set_times(self, times: Times) -> None:
+        """The clock of the next `finish()` (an incremental audit resumes at a later time)."""
+        self._times = times
+
     def finish(self) -> Outcome:
-        self._chains.finish()
-        self._flush_notes(None)
+        """The verdicts over everything fed so far. Changes nothing: feeding may go on afterwards.
+        Unchanged runs are not judged again (their memo), so a finish costs little more than a
+        look at each open run."""
+        extra: dict[str, list[Finding]] = {}
+
+        def late(run_id: str, found: Finding) -> None:
+            extra.setdefault(run_id, []).append(found)
+
+        self._chains.finish()  # gaps still open at the end, reported as notes
+        notes, self._notes = self._notes, []
+        for rule, run_id, ids, reason in notes:
+            late(FILE_RUN if run_id is None else run_id, finding(rule, ids, reason))
+        deadlines = []
         for memory_id, unit in self._units.items():
-            self._decide_unit(memory_id, unit)
-        self._units.clear()
-        for run in self._open.values():
-            self._decide_run(run)
-        self._open.clear()
+            self._decide_unit(memory_id, unit, late)
+            if unit.pending is not None and not unit.resolved and unit.pending[0] >= self._times.now:
+                deadlines.append(unit.pending[0])
+        results = dict(self._closed)
+        for run in itertools.chain(self._open.values(), self._held.values()):
+            found = self._run_findings(run)
+            if found:
+                results[run.run_id] = found
+            if run.memo is not None and run.memo[2] is not None:
+                deadlines.append(run.memo[2])
+        for run_id, found in extra.items():
+            results[run_id] = [*results.get(run_id, ()), *found]
         if self._n == 0:
-            self._file_finding("evidence.none", "no receipts were read")
-        closed = {run: found for run, found in self._closed.items() if verdict(found) != HEALTHY}
+            none = finding("evidence.none", (), "no receipts were read")
+            results[FILE_RUN] = [*results.get(FILE_RUN, ()), none]
+        closed = {run: found for run, found in results.items() if verdict(found) != HEALTHY}
         window = (self._min_at, self._max_at) if self._n else None
-        return Outcome(
-            closed, self._runs, self._n, self._lines, self._duplicates, window, tuple(sorted(self._versions))
-        )
+        runs = self._runs + len(self._open) + len(self._held)
+        versions = tuple(sorted(self._versions))
+        change = min(deadlines, default=None)
+        return Outcome(closed, runs, self._n, self._lines, self._duplicates, window, versions, change)
 
 
 def _short(scope: Scope | None) -> str:

@@ -25,7 +25,7 @@ import networkx as nx
 from auditor.engine import CREATES, DONE, FILE_RUN, PROMOTIONS, REMOVALS
 from auditor.lineage import lineage_graph
 from auditor.parse import Facts, Parsed
-from auditor.report import Report
+from auditor.report import DEFAULT_MAX_RUNS, Report
 from auditor.sources import read_source
 from auditor.states import STATES
 
@@ -42,7 +42,6 @@ __all__ = [
 
 Source = tuple[str | os.PathLike[str], bool]  # (path, insist that it is a store), as in lineage
 
-DEFAULT_MAX_RUNS = 5
 MAX_DRAWN_NODES = 300  # a forget_scope run can touch thousands of units; the page stays readable
 MAX_LISTED_RUNS = 100  # the JSON report lists them all
 TIER_ORDER = ("stm", "mtm", "lpm")

@@ -10,8 +10,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from auditor.states import Finding, finding
+from receipts import format_utc, parse_utc
 
-__all__ = ["Promotions", "Times", "generation_findings", "promotion_findings", "stale_against"]
+__all__ = [
+    "Promotions",
+    "Times",
+    "generation_findings",
+    "intent_deadline",
+    "open_intents",
+    "promotion_findings",
+    "stale_against",
+]
 
 Scope = tuple[str | None, str | None]
 
@@ -47,9 +56,7 @@ def promotion_findings(promo: Promotions, times: Times) -> list[Finding]:
                 f"{len(at_risk)} source(s) released with no committed destination: {keys}",
             )
         )
-    for memory_id, at, wait_until, rid, present in promo.opened:
-        if memory_id in promo.terminal or (memory_id is None and promo.terminal) or present is False:
-            continue  # terminated, or released (source.released already speaks for it)
+    for memory_id, at, wait_until, rid, _ in open_intents(promo):
         overdue = wait_until < times.now if wait_until is not None else at < times.grace_cut
         if overdue:
             found.append(
@@ -61,6 +68,32 @@ def promotion_findings(promo: Promotions, times: Times) -> list[Finding]:
             rule = "waiting.grace" if wait_until is None else "waiting.window"
             found.append(finding(rule, (rid,), f"promotion of {memory_id} started {at}, still in its window"))
     return found
+
+
+def open_intents(promo: Promotions) -> list[tuple[str | None, str, str | None, str, bool | None]]:
+    """The started or waiting steps with no terminal status: the clock decides what they mean.
+    (Skipped: terminated ones, and released ones, for which source.released already speaks.)"""
+    return [
+        opened
+        for opened in promo.opened
+        if not (opened[0] in promo.terminal or (opened[0] is None and promo.terminal) or opened[4] is False)
+    ]
+
+
+def intent_deadline(
+    intents: Iterable[tuple[str | None, str, str | None, str, bool | None]], times: Times
+) -> str | None:
+    """When the earliest of these open intents turns from waiting into missing (None: none will)."""
+    intents = list(intents)
+    if not intents:
+        return None
+    grace = parse_utc(times.now) - parse_utc(times.grace_cut)
+    due = []
+    for _, at, wait_until, _, _ in intents:
+        limit = wait_until if wait_until is not None else format_utc(parse_utc(at) + grace)
+        if limit >= times.now:
+            due.append(limit)
+    return min(due, default=None)
 
 
 def generation_findings(

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from receipts import FIELDS, canonical_bytes, problems
+from receipts import FIELDS, Problem, canonical_bytes, problems
 from receipts.jsonl import MAX_LINE_BYTES
 from receipts.model import MAX_REFS, REQUIRED, SHAPE_FIELDS
 
@@ -35,7 +35,7 @@ class Facts(NamedTuple):
     at: str
     boundary: str
     status: str
-    source_version: str
+    source_version: str | None
     memory_id: str | None
     version: int | None
     derived_from: list[str] | None
@@ -85,6 +85,9 @@ assert set(KEYS) == set(FIELDS), "Facts must mirror receipts.model.FIELDS"
 class Parsed(NamedTuple):
     facts: Facts
     canonical: bytes  # the bytes the chain hash and the MAC are computed over
+    # Problems that leave the receipt usable for the rules but make its run uncertain (a missing
+    # sourceVersion, an unknown field, ...): the fields concerned are None in `facts`.
+    uncertain: str | None = None
 
 
 class Bad(NamedTuple):
@@ -244,20 +247,38 @@ def _salvage(obj: dict[str, Any], reason: str) -> Bad:
     )
 
 
+def _worded(found: list[Problem]) -> str:
+    detail = "; ".join(f"{p.field} {p.problem}" for p in found[:3])
+    return detail + (f" (+{len(found) - 3} more)" if len(found) > 3 else "")
+
+
+def _canonical(obj: dict[str, Any]) -> bytes:
+    if "mac" in obj:
+        return canonical_bytes(obj)
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)  # the same bytes, one copy fewer
+
+
+def _usable_despite(obj: dict[str, Any], found: list[Problem]) -> Parsed:
+    """A receipt whose problems are all non-blocking: the rules read it without the fields concerned."""
+    values = dict(zip(KEYS, map(obj.get, KEYS), strict=True))
+    for p in found:
+        if p.field in values:
+            values[p.field] = None
+    facts = _new_facts(Facts, (values[name] for name in KEYS))
+    return Parsed(facts, _canonical(obj), "receipt usable, but " + _worded(found))
+
+
 def from_object(obj: object, expected_prev: str | None = None) -> Parsed | Bad:
     """Facts from a decoded object (a JSONL line, or a row of a store's outbox)."""
     if not isinstance(obj, dict):
         return Bad("not a JSON object", None, None, None)
     if not _valid(obj, expected_prev):
         found = problems(obj)
+        if any(p.blocking for p in found):
+            return _salvage(obj, "invalid receipt: " + _worded(found))
         if found:
-            detail = "; ".join(f"{name} {problem}" for name, problem in found[:3])
-            more = f" (+{len(found) - 3} more)" if len(found) > 3 else ""
-            return _salvage(obj, f"invalid receipt: {detail}{more}")
-    facts = _new_facts(Facts, map(obj.get, KEYS))
-    if "mac" in obj:
-        return Parsed(facts, canonical_bytes(obj))
-    return Parsed(facts, orjson.dumps(obj, option=orjson.OPT_SORT_KEYS))  # same bytes, one copy fewer
+            return _usable_despite(obj, found)
+    return Parsed(_new_facts(Facts, map(obj.get, KEYS)), _canonical(obj))
 
 
 def parse_raw(raw: bytes, expected_prev: str | None = None) -> Parsed | Bad:

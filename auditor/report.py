@@ -15,6 +15,7 @@ from auditor.states import HEALTHY, STATES, Finding, rank, verdict, worst
 __all__ = ["NO_KEY", "REPORT_SCHEMA", "Macs", "Report", "RunResult", "build_report"]
 
 REPORT_SCHEMA = "memoryos.audit/1"
+DEFAULT_MAX_RUNS = 5  # runs drawn by `report --html` when none are named (here: no networkx import)
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ unknown arguments; here each tool's arguments are a pydantic model with `extra="
 both publishes `additionalProperties: false` and enforces it.
 
 Memory calls run on the event loop thread: they are synchronous, short and have no await point, so
-concurrent requests are serialised on the one `Memory` without a lock. Only the auditor, a separate
-process, is awaited.
+concurrent requests are serialised on the one `Memory` without a lock. Only the auditor, an
+incremental audit held in a worker thread (`HeldAudit`), is awaited.
 
 `python -m memoryos.mcp_server --db PATH --user U --assistant A` is the same as `memoryos mcp`.
 """
@@ -18,11 +18,13 @@ process, is awaited.
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
 import json
 import logging
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,10 +50,12 @@ from memoryos.exit_codes import exit_code
 from memoryos.mcp_stdio import stdio_transport
 from memoryos.memory import MAX_K, key_path_for
 from memoryos.settings import config_from_file, default_db_path, from_environment
+from receipts import read_key_file
 
 __all__ = [
     "HEALTH_TIMEOUT_SECONDS",
     "TOOLS",
+    "HeldAudit",
     "MemoryTools",
     "ToolFailure",
     "ToolSpec",
@@ -208,6 +212,7 @@ class MemoryTools:
         self.memory = memory
         self.scope = scope
         self.health_timeout = health_timeout
+        self.auditor = HeldAudit(memory.path)
         self.handlers: dict[str, Callable[[Any], Awaitable[dict[str, Any]]]] = {
             "memory_remember": self.remember,
             "memory_write": self.write,
@@ -241,8 +246,7 @@ class MemoryTools:
         return {"erased_versions": self.memory.forget(self.scope, args.key_or_id, reason=args.reason)}
 
     async def health(self, _: HealthArguments) -> dict[str, Any]:
-        report = await run_auditor(self.memory.path, self.health_timeout)
-        return {"verdict": report["verdict"], "counts": report["counts"], "receipts": report["receipts"]}
+        return await self.auditor.health(self.health_timeout)
 
     async def call(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
         """Run one tool; every failure becomes an error result the model can read, never a traceback."""
@@ -317,6 +321,55 @@ def _unexpected(name: str, field: str) -> str:
     spec = next(s for s in TOOLS if s.name == name)
     declared = ", ".join(spec.arguments.model_fields)
     return f"unexpected argument {field!r}: {name} takes {declared or 'no arguments'}"
+
+
+# -- the auditor, held in this process ------------------------------------------------------------
+class HeldAudit:
+    """memory_health's incremental audit of the store, kept between calls (auditor.incremental):
+    a call reads only the receipts committed since the previous one, so it costs what is new, not
+    the store's whole history. The auditor stays optional for memoryos (DESIGN §2: memoryos never
+    depends on it), so it is found and imported when the tool is first called.
+
+    The audit runs in a worker thread, one at a time (a thread lock, so that a call that timed out
+    keeps its progress for the next one). A store whose outbox changed under the held audit (see
+    auditor.incremental) is audited afresh."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self._audit: Any = None
+        self._lock = threading.Lock()
+
+    async def health(self, timeout: float) -> dict[str, Any]:
+        try:
+            with anyio.fail_after(timeout):
+                return await anyio.to_thread.run_sync(self._check, abandon_on_cancel=True)
+        except TimeoutError:
+            raise ToolFailure(f"memory_health: the auditor took longer than {timeout:g} s") from None
+
+    def _check(self) -> dict[str, Any]:
+        if importlib.util.find_spec("auditor") is None:
+            raise ToolFailure("memory_health is unavailable: the auditor is not installed with memoryos")
+        incremental = importlib.import_module("auditor.incremental")
+        refused = importlib.import_module("auditor.state").StateError
+        unreadable = importlib.import_module("auditor.sources").AuditInputError
+        with self._lock:
+            try:
+                try:
+                    report = self._held(incremental).check()
+                except refused:  # the outbox changed below what was read: start again
+                    self._audit = None
+                    report = self._held(incremental).check()
+            except (unreadable, OSError, ValueError):
+                self._audit = None
+                raise ToolFailure("memory_health: the auditor could not read this store's receipts") from None
+        return {"verdict": report.verdict, "counts": dict(report.counts), "receipts": report.receipts}
+
+    def _held(self, incremental: Any) -> Any:
+        if self._audit is None:
+            key_file = key_path_for(self.db)
+            key = read_key_file(key_file) if key_file.exists() else None
+            self._audit = incremental.IncrementalAudit(stores=[self.db], key=key)
+        return self._audit
 
 
 # -- the auditor, as a separate process (memoryos imports nothing of it, DESIGN §2) ---------------

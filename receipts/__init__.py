@@ -17,10 +17,12 @@ from receipts.model import (
     TERMINAL_STATUSES,
     TIERS,
     ZERO_HASH,
+    Problem,
     format_utc,
     is_valid,
     parse_utc,
     problems,
+    usable,
 )
 from receipts.outbox import OUTBOX_TABLE, read_outbox
 from receipts.pipeline import ChainHead, Receipt, Sealed, render, seal, seal_all
@@ -36,6 +38,7 @@ __all__ = [
     "ZERO_HASH",
     "ChainHead",
     "Line",
+    "Problem",
     "Receipt",
     "ReceiptError",
     "Sealed",
@@ -56,6 +59,7 @@ __all__ = [
     "render",
     "seal",
     "seal_all",
+    "usable",
     "uuid7",
     "verify_mac",
 ]

@@ -7,7 +7,7 @@ import re
 import threading
 import time
 
-_UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 class _Clock:
@@ -47,4 +47,4 @@ def uuid7() -> str:
 
 def is_uuid(value: object) -> bool:
     """True for a lowercase canonical UUID string."""
-    return isinstance(value, str) and _UUID_RE.match(value) is not None
+    return isinstance(value, str) and _UUID_RE.fullmatch(value) is not None

@@ -6,12 +6,27 @@ returns what is wrong instead of raising, so the writer can refuse and the audit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
-from receipts.ids import is_uuid
+from receipts.grammar import (
+    CHAIN,
+    HEX64,
+    MAX_INT,
+    OUTCOME,
+    REASON,
+    REF,
+    SCOPE,
+    TIME,
+    UUID,
+    VERSION,
+    Grammar,
+    explain_int,
+    is_real_day,
+    json_type,
+)
 
 SCHEMA = "memoryos.receipt/1"
 BOUNDARIES = frozenset(
@@ -35,15 +50,8 @@ TERMINAL_STATUSES = frozenset({"committed", "verified", "failed"})
 ZERO_HASH = "0" * 64
 MAX_REFS = 10_000
 
-_REF_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[1-9][0-9]{0,9}$")
-_SCOPE_RE = re.compile(r"^[0-9a-f]{16,64}$")
-_HEX64_RE = re.compile(r"^[0-9a-f]{64}$")
-_TIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
-_VERSION_RE = re.compile(r"^[A-Za-z0-9._+/-]{1,128}$")
-_CHAIN_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-_REASON_RE = re.compile(r"^[a-z0-9_]{1,32}(:[a-z0-9_]{1,64})?$")
-_OUTCOME_RE = re.compile(r"^[a-z0-9_]{1,32}:[A-Za-z0-9._:@/=+-]{1,256}$")
-_MAX_INT = 2**63 - 1
+_MAX_INT = MAX_INT
+_TIME_RE = TIME.compiled
 
 
 def format_utc(moment: datetime) -> str:
@@ -55,13 +63,9 @@ def format_utc(moment: datetime) -> str:
 
 def parse_utc(text: str) -> datetime:
     """Inverse of format_utc; raises ValueError on anything else."""
-    if not _TIME_RE.match(text):
+    if not _is_time(text):
         raise ValueError("not an RFC 3339 UTC time with microseconds")
     return datetime.fromisoformat(text)
-
-
-def _matches(pattern: re.Pattern[str]) -> Callable[[object], bool]:
-    return lambda v: isinstance(v, str) and pattern.match(v) is not None
 
 
 def _one_of(values: frozenset[str]) -> Callable[[object], bool]:
@@ -73,62 +77,131 @@ def _is_int(low: int) -> Callable[[object], bool]:
 
 
 def _is_refs(v: object) -> bool:
-    return (
-        isinstance(v, list) and len(v) <= MAX_REFS and all(isinstance(r, str) and _REF_RE.match(r) for r in v)
-    )
+    return isinstance(v, list) and len(v) <= MAX_REFS and all(REF.matches(r) for r in v)
 
 
 def _is_time(v: object) -> bool:
-    if not isinstance(v, str) or not _TIME_RE.match(v):
-        return False
-    try:
-        datetime.fromisoformat(v)  # the regex fixed the shape; this rejects day 31 of April and the like
-    except ValueError:
-        return False
-    return True
+    return TIME.matches(v) and is_real_day(str(v))
+
+
+def _explain_refs(v: object) -> str:
+    rule = f"rule: a list of at most {MAX_REFS} '<memoryId>@<version>' strings, ^{REF.pattern}$"
+    if not isinstance(v, list):
+        return f"is {json_type(v)}, not a list; {rule}"
+    if len(v) > MAX_REFS:
+        return f"has {len(v)} items; {rule}"
+    index = next(i for i, r in enumerate(v) if not REF.matches(r))
+    return f"item {index + 1} {REF.what_is_wrong(v[index])}; {rule}"
+
+
+def _explain_time(v: object) -> str:
+    if TIME.matches(v):
+        return f"is not a real calendar day; rule: {TIME.rule()}"
+    return TIME.explain(v)
+
+
+def _explain_choice(values: frozenset[str]) -> Callable[[object], str]:
+    allowed = ", ".join(sorted(values))
+    return lambda v: f"is {json_type(v)} not in the list; rule: one of {allowed}"
+
+
+def _explain_bool(v: object) -> str:
+    return f"is {json_type(v)}; rule: true or false"
 
 
 @dataclass(frozen=True)
 class Field:
-    """One receipt field: how to recognise a valid value, and which boundaries may carry it."""
+    """One receipt field: how to recognise a valid value, which boundaries may carry it, and whether
+    the health rules read it.
+
+    A problem with a field the rules read (`blocking`) makes the receipt unusable for the rules; a
+    problem with any other field only adds `uncertain` to the receipt's run (docs/receipt-format.md,
+    "Usable and uncertain receipts").
+    """
 
     check: Callable[[object], bool]
     expects: str
+    explain: Callable[[object], str]
+    json: Mapping[str, Any]  # the JSON Schema of one valid value (receipts.schema)
     required: bool = False
     only_for: frozenset[str] | None = None
+    blocking: bool = True
 
+
+def _grammar(grammar: Grammar, expects: str, **options: Any) -> Field:
+    json: dict[str, Any] = {"type": "string", "pattern": f"^{grammar.pattern}$"}
+    if grammar.max_length is not None:
+        json["maxLength"] = grammar.max_length
+    return Field(grammar.matches, expects, grammar.explain, json, **options)
+
+
+def _choice(values: frozenset[str], expects: str, **options: Any) -> Field:
+    return Field(_one_of(values), expects, _explain_choice(values), {"enum": sorted(values)}, **options)
+
+
+def _integer(low: int, expects: str, **options: Any) -> Field:
+    json = {"type": "integer", "minimum": low, "maximum": _MAX_INT}
+    return Field(_is_int(low), expects, explain_int(low), json, **options)
+
+
+def _boolean(**options: Any) -> Field:
+    return Field(lambda v: isinstance(v, bool), "a boolean", _explain_bool, {"type": "boolean"}, **options)
+
+
+_REFS_JSON = {
+    "type": "array",
+    "maxItems": MAX_REFS,
+    "items": {"type": "string", "pattern": f"^{REF.pattern}$"},
+}
+_TIME_JSON = {"type": "string", "pattern": f"^{TIME.pattern}$"}
 
 FIELDS: Mapping[str, Field] = {
-    "schema": Field(lambda v: v == SCHEMA, f"the constant {SCHEMA!r}", required=True),
-    "receiptId": Field(is_uuid, "a lowercase UUID", required=True),
-    "seq": Field(_is_int(1), "an integer >= 1", required=True),
-    "runId": Field(is_uuid, "a lowercase UUID", required=True),
-    "boundary": Field(_one_of(BOUNDARIES), "one of " + ", ".join(sorted(BOUNDARIES)), required=True),
-    "fromTier": Field(_one_of(TIERS), "stm, mtm or lpm"),
-    "toTier": Field(_one_of(TIERS), "stm, mtm or lpm"),
-    "memoryId": Field(is_uuid, "a lowercase UUID"),
-    "version": Field(_is_int(1), "an integer >= 1"),
-    "derivedFrom": Field(_is_refs, "a list of '<uuid>@<version>'"),
-    "userScope": Field(_matches(_SCOPE_RE), "a keyed pseudonym (16-64 lowercase hex)"),
-    "assistantScope": Field(_matches(_SCOPE_RE), "a keyed pseudonym (16-64 lowercase hex)"),
-    "sourceVersion": Field(_matches(_VERSION_RE), "an implementation version and config hash", required=True),
-    "status": Field(_one_of(STATUSES), "one of " + ", ".join(sorted(STATUSES)), required=True),
-    "sourcePresent": Field(lambda v: isinstance(v, bool), "a boolean"),
-    "atUtc": Field(_is_time, "RFC 3339 UTC with microseconds", required=True),
-    "waitUntilUtc": Field(_is_time, "RFC 3339 UTC with microseconds"),
-    "dependsOnVersion": Field(_is_refs, "a list of '<uuid>@<version>'", only_for=frozenset({"generate"})),
-    "outcomeReceipt": Field(
-        _matches(_OUTCOME_RE), "a content-free proof such as 'sha256:<hex>'", only_for=frozenset({"generate"})
+    "schema": Field(
+        lambda v: v == SCHEMA,
+        f"the constant {SCHEMA!r}",
+        lambda v: f"is not {SCHEMA!r} (another or no schema); rule: the constant {SCHEMA!r}",
+        {"const": SCHEMA},
+        required=True,
     ),
-    "degraded": Field(lambda v: isinstance(v, bool), "a boolean"),
-    "reason": Field(
-        _matches(_REASON_RE),
+    "receiptId": _grammar(UUID, "a lowercase UUID", required=True),
+    "seq": _integer(1, "an integer >= 1", required=True),
+    "runId": _grammar(UUID, "a lowercase UUID", required=True),
+    "boundary": _choice(BOUNDARIES, "one of " + ", ".join(sorted(BOUNDARIES)), required=True),
+    "fromTier": _choice(TIERS, "stm, mtm or lpm"),
+    "toTier": _choice(TIERS, "stm, mtm or lpm"),
+    "memoryId": _grammar(UUID, "a lowercase UUID"),
+    "version": _integer(1, "an integer >= 1"),
+    "derivedFrom": Field(_is_refs, "a list of '<uuid>@<version>'", _explain_refs, _REFS_JSON),
+    "userScope": _grammar(SCOPE, "a keyed pseudonym (16-64 lowercase hex)"),
+    "assistantScope": _grammar(SCOPE, "a keyed pseudonym (16-64 lowercase hex)"),
+    # Required, but no rule reads it: a missing or malformed version only makes the run uncertain.
+    "sourceVersion": _grammar(
+        VERSION, "'<name>/<version>' or '<name> <version>'", required=True, blocking=False
+    ),
+    "status": _choice(STATUSES, "one of " + ", ".join(sorted(STATUSES)), required=True),
+    "sourcePresent": _boolean(),
+    "atUtc": Field(_is_time, "RFC 3339 UTC with microseconds", _explain_time, _TIME_JSON, required=True),
+    "waitUntilUtc": Field(_is_time, "RFC 3339 UTC with microseconds", _explain_time, _TIME_JSON),
+    "dependsOnVersion": Field(
+        _is_refs, "a list of '<uuid>@<version>'", _explain_refs, _REFS_JSON, only_for=frozenset({"generate"})
+    ),
+    "outcomeReceipt": _grammar(
+        OUTCOME,
+        "a content-free proof such as 'sha256:<hex>'",
+        only_for=frozenset({"generate"}),
+        blocking=False,
+    ),
+    "degraded": _boolean(blocking=False),
+    "reason": _grammar(
+        REASON,
         "a code such as 'secret:aws_access_key'",
         only_for=frozenset({"reject", "forget", "evict", "expire", "decay"}),
+        blocking=False,
     ),
-    "chainId": Field(_matches(_CHAIN_RE), "an identifier of 1-64 [A-Za-z0-9._-]", required=True),
-    "prev": Field(_matches(_HEX64_RE), "64 lowercase hex", required=True),
-    "mac": Field(_matches(_HEX64_RE), "64 lowercase hex"),
+    "chainId": _grammar(CHAIN, "an identifier of 1-64 [A-Za-z0-9._-]", required=True),
+    "prev": _grammar(HEX64, "64 lowercase hex", required=True),
+    # The MAC's value is checked against the key by the reader; its shape alone decides nothing.
+    "mac": _grammar(HEX64, "64 lowercase hex", blocking=False),
 }
 
 REQUIRED = frozenset(name for name, spec in FIELDS.items() if spec.required)
@@ -203,28 +276,48 @@ def is_valid(receipt: Mapping[str, object]) -> bool:
     return True
 
 
-def problems(receipt: object) -> list[tuple[str, str]]:
-    """Everything wrong with one receipt, as (field, problem) pairs; empty when it is valid.
+class Problem(NamedTuple):
+    """One thing wrong with a receipt: the field, what is wrong with its value and the rule, and
+    whether it makes the receipt unusable for the health rules (else it only adds `uncertain`)."""
 
-    Unknown fields come first, then the others in FIELDS order."""
+    field: str
+    problem: str
+    blocking: bool = True
+
+
+_UNKNOWN = f"is not a field of {SCHEMA} (docs/receipt-format.md lists them)"
+_WAIT_RULE = "applies only to store receipts and waiting status; rule: omit it elsewhere"
+
+
+def problems(receipt: object) -> list[Problem]:
+    """Everything wrong with one receipt; empty when it is valid.
+
+    Unknown fields come first, then the others in FIELDS order, then the cross-field rule."""
     if not isinstance(receipt, Mapping):
-        return [("<receipt>", "is not a JSON object")]
-    unknown: list[tuple[str, str]] = []
-    wrong: dict[str, str] = {}
+        return [Problem("<receipt>", "is not a JSON object")]
+    unknown: list[Problem] = []
+    wrong: dict[str, Problem] = {}
     boundary = receipt.get("boundary")
     if not isinstance(boundary, str):
         boundary = None  # a list or object here is reported as a wrong boundary, never hashed
     for name, value in receipt.items():
         spec = FIELDS.get(name)
         if spec is None:
-            unknown.append((str(name)[:64], "is not a field of " + SCHEMA))
+            unknown.append(Problem(str(name)[:64], _UNKNOWN, blocking=False))
         elif not spec.check(value):
-            wrong[name] = f"must be {spec.expects}"
+            wrong[name] = Problem(name, spec.explain(value), spec.blocking)
         elif spec.only_for is not None and boundary not in spec.only_for:
-            wrong[name] = "does not apply to boundary " + str(boundary)[:32]
+            allowed = ", ".join(sorted(spec.only_for))
+            problem = f"does not apply to boundary {str(boundary)[:32]!r}; rule: only {allowed} carry it"
+            wrong[name] = Problem(name, problem, blocking=False)  # the rules ignore it there
     for name in REQUIRED - receipt.keys():
-        wrong[name] = "is missing"
-    found = unknown + [(name, wrong[name]) for name in FIELDS if name in wrong]
+        wrong[name] = Problem(name, "is missing; rule: every receipt carries it", FIELDS[name].blocking)
+    found = unknown + [wrong[name] for name in FIELDS if name in wrong]
     if "waitUntilUtc" in receipt and not (boundary == "store" or receipt.get("status") == "waiting"):
-        found.append(("waitUntilUtc", "applies only to store receipts and waiting status"))
+        found.append(Problem("waitUntilUtc", _WAIT_RULE, blocking=False))
     return found
+
+
+def usable(found: list[Problem]) -> bool:
+    """Whether a receipt with these problems still takes part in the health rules."""
+    return not any(p.blocking for p in found)

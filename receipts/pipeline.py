@@ -55,8 +55,8 @@ def validate(receipt: Mapping[str, Any]) -> None:
     """Refuse anything the auditor would have to call uncertain (unknown field, free text, ...)."""
     if is_valid(receipt):
         return
-    field, problem = problems(receipt)[0]
-    raise ReceiptError(field, problem)
+    first = problems(receipt)[0]
+    raise ReceiptError(first.field, first.problem)
 
 
 def chain(receipt: Receipt, head: ChainHead) -> tuple[ChainHead, bytes]:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from auditor import REPORT_SCHEMA, audit, parse_duration
+from auditor import REPORT_SCHEMA, audit, external, parse_duration
 from auditor.bloom import Bloom
 from auditor.judge import Promotions, Times, generation_findings, promotion_findings, stale_against
-from tests.auditor.streams import Stream, later
+from receipts import uuid7
+from tests.auditor.streams import T0, Stream, later
 
 TIMES = Times(now="2025-01-01T12:00:00.000000Z", grace_cut="2025-01-01T11:55:00.000000Z", expiry_cut=None)
 
@@ -94,11 +96,39 @@ def test_the_report_json_schema_is_stable(tmp_path: Path) -> None:
     assert list(run["findings"][0]) == ["rule", "state", "receiptIds", "reason"]
 
 
-def test_an_unordered_input_is_audited_exactly(tmp_path: Path) -> None:
+def test_an_unordered_input_is_sorted_on_disk_then_streamed(tmp_path: Path) -> None:
     s = Stream()
     s.healthy_cycle()
     s.healthy_cycle()
     path = s.write(tmp_path / "r.jsonl", reversed(s.lines))
     report = audit(path, now=later(s))
+    assert report.mode == "sorted"
+    assert report.verdict == "healthy"
+
+
+def test_a_chain_whose_seq_and_time_disagree_is_audited_exactly(tmp_path: Path) -> None:
+    s = Stream()
+    s.healthy_cycle()
+    s.emit(at=T0 - timedelta(hours=1), runId=uuid7(), boundary="retrieve")  # seq after, time before
+    report = audit(s.write(tmp_path / "r.jsonl"), now=later(s))
     assert report.mode == "exact"
     assert report.verdict == "healthy"
+
+
+def test_the_sorted_pass_spills_sorted_runs_and_merges_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(external, "CHUNK", 3)  # several runs on disk even for a small input
+    s = Stream()
+    runs = [*s.healthy_cycle(), *s.healthy_cycle()]
+    _, turn = s.store()
+    hung, _ = s.promote([turn], status="started", source_present=True)
+    shuffled = list(s.lines)
+    random.Random(3).shuffle(shuffled)
+    path = s.write(tmp_path / "r.jsonl", [*shuffled, b"not json"])
+    report = audit(path, now=later(s))
+    ordered = audit(s.write(tmp_path / "o.jsonl", [*s.lines, b"not json"]), now=later(s))
+    assert report.mode == "sorted" and ordered.mode == "streaming"
+    assert {r.run_id: r.verdict for r in report.runs} == {r.run_id: r.verdict for r in ordered.runs}
+    assert report.verdict_of(hung) == "promotion_missing" and report.counts == ordered.counts
+    assert all(report.verdict_of(run) == "healthy" for run in runs)

@@ -1,0 +1,260 @@
+"""The audit state file: what the next audit needs to resume, MAC'd and versioned.
+
+It holds the engine's compact state (chain heads and the seq digests that tell a duplicate, the
+undecided runs, the lineage heads — units still in the store —, the findings of decided runs, the
+filters of decided ids) and, per source, where reading stopped: a JSONL file's byte offset, a
+store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/1`):
+
+    {"mac":"<64 hex>","schema":"memoryos.audit-state/1"}\\n
+    <body: one JSON object>
+
+`mac` is the HMAC-SHA256 of the body bytes under the state key: a key derived from the receipt key
+when the audit has one (`HMAC(receipt key, "memoryos.audit-state/1")`), else a key file made beside
+the state (`<state>.key`, mode 0600) when the state is first written. A state that does not verify,
+has another schema, or was written for other sources or options is refused (`StateError`), never
+guessed at: the caller audits in full instead.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from auditor.bloom import Bloom
+from auditor.chains import _Chain
+from auditor.engine import Engine, _Run, _Unit
+from auditor.judge import Promotions, Times
+from auditor.sources import AuditInputError
+from auditor.states import RULES, Finding
+from receipts import create_key_file, read_key_file
+
+__all__ = [
+    "STATE_SCHEMA",
+    "StateError",
+    "dump_engine",
+    "load_engine",
+    "read_state",
+    "state_key",
+    "write_state",
+]
+
+STATE_SCHEMA = "memoryos.audit-state/1"
+_KEY_SUFFIX = ".key"
+
+
+class StateError(AuditInputError):
+    """A state file that cannot be trusted or does not belong to this audit."""
+
+
+# ---- keys and the file -----------------------------------------------------------------------
+def state_key(path: Path, receipt_key: bytes | None, *, create: bool) -> bytes:
+    """The key that MACs the state at `path` (see the module docstring)."""
+    if receipt_key is not None:
+        return hmac.digest(receipt_key, STATE_SCHEMA.encode(), "sha256")
+    key_file = path.with_name(path.name + _KEY_SUFFIX)
+    if key_file.exists():
+        try:
+            return read_key_file(key_file)
+        except (OSError, ValueError) as exc:
+            raise StateError(f"cannot read the state key {key_file}: {exc}") from None
+    if not create:
+        raise StateError(
+            f"{path} has no key beside it ({key_file}) and no --key-file was given: "
+            "give the receipt key it was written with, or audit in full without --state"
+        )
+    return create_key_file(key_file)
+
+
+def write_state(path: Path, body: dict[str, Any], key: bytes) -> None:
+    """Atomically: a crash leaves the old state or the new one, never a torn file."""
+    raw = orjson.dumps(body)
+    header = orjson.dumps({"mac": hmac.digest(key, raw, "sha256").hex(), "schema": STATE_SCHEMA})
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, header + b"\n" + raw)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+def read_state(path: Path, key: bytes) -> dict[str, Any]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StateError(f"cannot read the audit state {path}: {exc.strerror or exc}") from None
+    head, _, raw = data.partition(b"\n")
+    try:
+        header = orjson.loads(head)
+    except orjson.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or header.get("schema") != STATE_SCHEMA:
+        raise StateError(f"{path} is not a {STATE_SCHEMA} audit state (another version, or another file)")
+    mac = header.get("mac")
+    if not isinstance(mac, str) or not hmac.compare_digest(mac, hmac.digest(key, raw, "sha256").hex()):
+        raise StateError(
+            f"the audit state {path} does not verify under its key: it was changed, or written with "
+            "another key; audit in full without --state (or delete the state file)"
+        )
+    body: dict[str, Any] = orjson.loads(raw)
+    return body
+
+
+# ---- the engine ------------------------------------------------------------------------------
+def _b64(data: bytes | bytearray) -> str:
+    return base64.b64encode(data).decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.b64decode(text)
+
+
+def _findings(found: list[Finding] | None) -> list[Any] | None:
+    return None if found is None else [[f.rule, list(f.receipt_ids), f.reason] for f in found]
+
+
+def _unfindings(raw: list[Any] | None) -> list[Finding] | None:
+    if raw is None:
+        return None
+    return [Finding(rule, RULES[rule].state, tuple(ids), reason) for rule, ids, reason in raw]
+
+
+def _scope(raw: list[Any] | None) -> tuple[str | None, str | None] | None:
+    return None if raw is None else (raw[0], raw[1])
+
+
+def _dump_run(run: _Run) -> list[Any]:
+    promo = run.promo
+    promo_raw = (
+        None if promo is None else [promo.released, sorted(promo.covered), promo.opened, list(promo.terminal)]
+    )
+    retrieved = None if run.retrieved is None else sorted(run.retrieved)
+    return [
+        run.run_id,
+        run.born,
+        run.touched,
+        run.scope,
+        run.scope_rid,
+        _findings(run.findings),
+        run.flags,
+        retrieved,
+        run.generates,
+        promo_raw,
+    ]
+
+
+def _load_run(raw: list[Any]) -> _Run:
+    run_id, born, touched, scope, scope_rid, found, flags, retrieved, generates, promo = raw
+    run = _Run(run_id, born)
+    run.touched, run.scope, run.scope_rid, run.flags = touched, _scope(scope), scope_rid, flags
+    run.findings = _unfindings(found)
+    run.retrieved = None if retrieved is None else set(retrieved)
+    run.generates = None if generates is None else [(rid, deps) for rid, deps in generates]
+    if promo is not None:
+        released, covered, opened, terminal = promo
+        run.promo = Promotions(released, set(covered), [tuple(o) for o in opened], set(terminal))
+    return run
+
+
+def _dump_unit(unit: _Unit) -> list[Any]:
+    return [
+        unit.scope,
+        unit.ckey,
+        unit.crid,
+        unit.suspects,
+        None if unit.newer is None else [[v, at] for v, at in unit.newer.items()],
+        unit.retrieves,
+        unit.pending,
+        unit.resolved,
+    ]
+
+
+def _load_unit(raw: list[Any]) -> _Unit:
+    scope, ckey, crid, suspects, newer, retrieves, pending, resolved = raw
+    unit = _Unit()
+    unit.scope, unit.crid, unit.resolved = _scope(scope), crid, resolved
+    unit.ckey = None if ckey is None else (ckey[0], ckey[1])
+    unit.suspects = None if suspects is None else [((s[0], s[1]), run, rid) for s, run, rid in suspects]
+    unit.newer = None if newer is None else dict(newer)
+    unit.retrieves = None if retrieves is None else [(r[0], r[1], r[2], r[3]) for r in retrieves]
+    unit.pending = None if pending is None else (pending[0], pending[1], pending[2])
+    return unit
+
+
+def _dump_chain(chain: _Chain) -> list[Any]:
+    far = [[seq, _b64(digest)] for seq, digest in chain.far.items()]
+    pending = [[seq, list(entry)] for seq, entry in chain.pending.items()]
+    return [_b64(chain.seen), far, chain.next_seq, chain.link, pending]
+
+
+def _load_chain(raw: list[Any]) -> _Chain:
+    seen, far, next_seq, link, pending = raw
+    return _Chain(
+        bytearray(_unb64(seen)),
+        {seq: _unb64(digest) for seq, digest in far},
+        next_seq,
+        link,
+        {seq: (e[0], e[1], e[2], e[3]) for seq, e in pending},
+    )
+
+
+def _dump_bloom(bloom: Bloom) -> list[Any]:
+    return [[[_b64(array), bits] for array, bits in bloom._filters], bloom._count, bloom._capacity]
+
+
+def _load_bloom(raw: list[Any]) -> Bloom:
+    filters, count, capacity = raw
+    bloom = Bloom.__new__(Bloom)
+    bloom._filters = [(bytearray(_unb64(array)), bits) for array, bits in filters]
+    bloom._count, bloom._capacity = count, capacity
+    return bloom
+
+
+def dump_engine(engine: Engine) -> dict[str, Any]:
+    """Everything the engine needs to go on as if it had never stopped (notes are always empty
+    between two receipts; the scope interning table is rebuilt as receipts arrive)."""
+    e = engine
+    return {
+        "ordered": e._ordered,
+        "idle": e._idle,
+        "sweepEvery": e._sweep_every,
+        "chains": {cid: _dump_chain(c) for cid, c in e._chains._chains.items()},
+        "open": [_dump_run(r) for r in e._open.values()],
+        "held": [_dump_run(r) for r in e._held.values()],
+        "closed": {run: _findings(found) for run, found in e._closed.items()},
+        "units": {mid: _dump_unit(u) for mid, u in e._units.items()},
+        "counts": [e._runs, e._n, e._lines, e._duplicates],
+        "window": [e._min_at, e._max_at],
+        "versions": sorted(e._versions),
+        "decided": [_dump_bloom(e._decided_runs), e._max_run, _dump_bloom(e._dropped_units), e._max_unit],
+        "lastLink": e.last_link,
+    }
+
+
+def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
+    engine = Engine(times, key, ordered=raw["ordered"], idle=raw["idle"], sweep_every=raw["sweepEvery"])
+    engine._chains._chains = {cid: _load_chain(c) for cid, c in raw["chains"].items()}
+    engine._open = OrderedDict((r[0], _load_run(r)) for r in raw["open"])
+    engine._held = {r[0]: _load_run(r) for r in raw["held"]}
+    engine._closed = {run: _unfindings(found) or [] for run, found in raw["closed"].items()}
+    engine._units = {mid: _load_unit(u) for mid, u in raw["units"].items()}
+    engine._runs, engine._n, engine._lines, engine._duplicates = raw["counts"]
+    engine._min_at, engine._max_at = raw["window"]
+    engine._versions = set(raw["versions"])
+    runs, engine._max_run, units, engine._max_unit = raw["decided"]
+    engine._decided_runs, engine._dropped_units = _load_bloom(runs), _load_bloom(units)
+    engine.last_link = raw["lastLink"]
+    return engine
+
+
+def fingerprint(data: bytes) -> str:
+    """How a source is recognised again: the SHA-256 of a line or row, as lowercase hex."""
+    return hashlib.sha256(data).hexdigest()
