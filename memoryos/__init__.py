@@ -30,6 +30,7 @@ from memoryos.model import (
     Record,
     Stored,
     Topic,
+    Turn,
 )
 from memoryos.policies.capture import Event
 from memoryos.scope import Scope
@@ -60,6 +61,7 @@ __all__ = [
     "StoreVersionError",
     "Stored",
     "Topic",
+    "Turn",
     "__version__",
     "open",
 ]
