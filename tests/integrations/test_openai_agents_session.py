@@ -76,7 +76,9 @@ class TestProtocol:
         assert run(s.pop_item()) == MESSAGE
         assert run(s.pop_item()) is None
 
-    def test_clear_session_is_a_real_erasure_of_this_session_only(self, mem: memoryos.Memory, db: Path) -> None:
+    def test_clear_session_is_a_real_erasure_of_this_session_only(
+        self, mem: memoryos.Memory, db: Path
+    ) -> None:
         mine, other = session(mem, "t-1"), session(mem, "t-2")
         run(mine.add_items([{"role": "user", "content": f"{CANARY} {i}"} for i in range(9)]))
         run(other.add_items([MESSAGE]))
@@ -96,7 +98,9 @@ class TestBadItems:
             run(s.add_items([MESSAGE, "just a string"]))  # type: ignore[list-item]
         assert run(s.get_items()) == []
 
-    def test_a_secret_refuses_the_whole_batch_with_a_reject_receipt(self, mem: memoryos.Memory, db: Path) -> None:
+    def test_a_secret_refuses_the_whole_batch_with_a_reject_receipt(
+        self, mem: memoryos.Memory, db: Path
+    ) -> None:
         s = session(mem)
         secret = {"role": "user", "content": "my key is AKIAIOSFODNN7EXAMPLE"}
         with pytest.raises(memoryos.Rejected):
