@@ -324,3 +324,32 @@ def test_content_free_in_receipts_logs_and_spans(db: Path, caplog: pytest.LogCap
     for where, text in haystacks.items():
         assert canary not in text, f"content leaked into {where}"
     assert "boundary" in outbox
+
+
+def test_a_compiled_graph_writes_in_one_thread_and_reads_in_another(mem: memoryos.Memory, db: Path) -> None:
+    from typing import TypedDict
+
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.store.base import BaseStore
+
+    class State(TypedDict):
+        text: str
+        found: list[str]
+
+    def node(state: State, *, store: BaseStore) -> dict[str, Any]:
+        if state["text"].startswith("remember "):
+            store.put(("alice", "memories"), state["text"][9:12], {"text": state["text"][9:]})
+            return {"found": []}
+        return {"found": [i.value["text"] for i in store.search(("alice", "memories"), query=state["text"])]}
+
+    graph = StateGraph(State)
+    graph.add_node("node", node)
+    graph.add_edge(START, "node")
+    graph.add_edge("node", END)
+    app = graph.compile(checkpointer=InMemorySaver(), store=MemoryOSStore(mem, ScopeRule.per_user("coder")))
+    app.invoke({"text": "remember kiwis are green", "found": []}, {"configurable": {"thread_id": "t1"}})
+    out = app.invoke({"text": "what colour are kiwis", "found": []}, {"configurable": {"thread_id": "t2"}})
+    assert out["found"] == ["kiwis are green"]
+    stores = [ln.receipt for ln in read_outbox(db) if ln.receipt and ln.receipt["boundary"] == "store"]
+    assert [r["toTier"] for r in stores] == ["lpm"]
