@@ -110,7 +110,8 @@ class TestBadItems:
 
     def test_an_unserializable_item_is_refused(self, mem: memoryos.Memory) -> None:
         with pytest.raises(memoryos.InvalidInput, match="JSON"):
-            run(session(mem).add_items([{"type": "function_call", "arguments": object()}]))  # type: ignore[list-item]
+            bad: Any = {"type": "function_call", "arguments": object()}
+            run(session(mem).add_items([bad]))
 
 
 @function_tool
@@ -142,5 +143,5 @@ class TestRunner:
         assert "function_call" in kinds and "function_call_output" in kinds
         assert seen[0] == {"role": "user", "content": "Weather in Oslo?"}
         stored = run(s.get_items())
-        assert stored[-1]["role"] == "assistant"  # type: ignore[typeddict-item]
+        assert dict(stored[-1]).get("role") == "assistant"
         assert len(stored) == len(seen) + 1
