@@ -135,8 +135,8 @@ def report(summary: dict[str, Any], args: argparse.Namespace) -> str:
             "",
             f"{args.records} records in one namespace, both stores on files in one directory, each with"
             " its own default durability (memoryos: WAL, synchronous=FULL, a receipt per put)."
-            " SqliteStore has no embedding index here, so it ignores the query. Each question shares at least one content"
-            " word with its record: lexical recall needs one.",
+            " SqliteStore has no embedding index here, so it ignores the query."
+            " Each question shares at least one content word with its record: lexical recall needs one.",
             "",
         ]
     )
