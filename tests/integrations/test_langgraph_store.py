@@ -233,6 +233,14 @@ class TestItems:
     def test_get_op_for_a_missing_key_is_none(self, store: MemoryOSStore) -> None:
         assert store.batch([GetOp(("x",), "missing")]) == [None]
 
+    def test_a_secret_in_a_value_is_refused_and_nothing_is_stored(
+        self, store: MemoryOSStore, db: Path
+    ) -> None:
+        with pytest.raises(memoryos.Rejected):
+            store.put(("x",), "k", {"aws": "AKIAIOSFODNN7EXAMPLE"})
+        assert store.get(("x",), "k") is None
+        assert any(ln.receipt and ln.receipt["boundary"] == "reject" for ln in read_outbox(db))
+
     def test_a_value_that_is_not_json_is_refused(self, store: MemoryOSStore) -> None:
         with pytest.raises(memoryos.InvalidInput, match="JSON"):
             store.put(("x",), "k", {"when": object()})
