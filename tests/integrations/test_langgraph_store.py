@@ -18,6 +18,7 @@ from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp
 
 import memoryos
 from memoryos.integrations.langgraph import MemoryOSStore, ScopeRule, drawer_key
+from memoryos.integrations.openai_agents import MemoryOSSession
 from memoryos.testing import FakeClock
 from receipts import read_outbox
 from tests.integrations.conftest import file_bytes
@@ -298,7 +299,9 @@ class TestScopes:
             store.list_namespaces(prefix=("*", "memories"))
 
 
-def test_content_free_in_receipts_logs_and_spans(db: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_both_adapters_are_content_free_in_receipts_logs_and_spans(
+    db: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -319,6 +322,14 @@ def test_content_free_in_receipts_logs_and_spans(db: Path, caplog: pytest.LogCap
         store.search(ns, query=f"{canary} value")
         store.list_namespaces(prefix=(f"{canary}user",))
         store.delete(ns, f"{canary}key")
+        # The OpenAI Agents session on the same memory: its items and ids stay out of them too.
+        session = MemoryOSSession(f"{canary}session", mem, user=f"{canary}user", assistant="helper")
+        session.add(
+            [{"role": "user", "content": f"{canary} hello"}, {"type": "function_call", "name": canary}]
+        )
+        session.items()
+        session.pop()
+        session.clear()
         outbox = repr([ln.receipt for ln in read_outbox(db)])
     spans: Any = exporter.get_finished_spans()
     provider.shutdown()
