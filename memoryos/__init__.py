@@ -36,6 +36,7 @@ from memoryos.model import (
     Record,
     Stored,
     Topic,
+    Turn,
 )
 from memoryos.policies.capture import Event
 from memoryos.scope import Scope
@@ -71,6 +72,7 @@ __all__ = [
     "StoreVersionError",
     "Stored",
     "Topic",
+    "Turn",
     "__version__",
     "open",
 ]

@@ -307,6 +307,18 @@ class Lifecycle:
             total += len(units)
         return Forgotten(total, erasure_pending=not self.followups.scrub())
 
+    def forget_session(self, scope: ScopeKey, session: str, reason: str, now: int) -> int:
+        """Erase one session's turns (STM and MTM) and everything built from them; 0 if none."""
+        with self.store.write("forget") as tx:
+            roots = [u for u in tx.session_units(scope.user, scope.assistant, session) if u.tier != "lpm"]
+            if not roots:
+                return 0
+            doomed = _closure(tx, roots, scope)
+            self._erase(tx, doomed, reason, now, boundary="forget")
+            failpoint("forget.after_delete")
+        self.store.scrub()
+        return len(doomed)
+
     def _erase(self, tx: Transaction, units: list[Unit], reason: str, now: int, *, boundary: str) -> int:
         """Delete content (rows, index entries, derived segment text); keep ids in tombstones.
         One run per scope, so that the receipts of a run never mix scopes. Returns the runs written."""

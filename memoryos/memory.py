@@ -33,6 +33,7 @@ from memoryos.model import (
     Record,
     Stored,
     Topic,
+    Turn,
 )
 from memoryos.otel import from_environment as telemetry_from_environment
 from memoryos.policies import capture, nostore
@@ -759,6 +760,31 @@ class Memory:
     def __exit__(self, *exc: object | TracebackType) -> None:
         self.close()
 
+    # -- sessions (the OpenAI Agents session in memoryos.integrations) -------------------------------
+    def session_turns(self, scope: Scope, *, limit: int | None = None) -> list[Turn]:
+        """The valid turns of `scope`'s session, oldest first, whether still in STM or promoted to
+        MTM pages (evicted or forgotten turns are gone). `limit` keeps the newest `limit`. A read,
+        like history(): it writes no receipt and visits no segment."""
+        sk = self._scope(scope)
+        if sk.session is None:
+            raise InvalidInput("session_turns needs a scope with session=...: recall() reads a whole scope")
+        newest = None if limit is None else validation.positive_int(limit, "limit", 10_000_000)
+        now = self._now()
+        with self.store.read() as tx:
+            units = tx.session_units(sk.user, sk.assistant, sk.session)
+        turns = sorted((u for u in units if u.tier != "lpm" and _valid_at([u], now)), key=_turn_order)
+        return [_turn(u) for u in turns[-newest:]] if newest else [_turn(u) for u in turns]
+
+    @traced("delete_memory", _describe)
+    def forget_session(self, scope: Scope, *, reason: str = "user request") -> int:
+        """Erase every turn of `scope`'s session, in STM and MTM, and everything derived from them,
+        as forget() does (tombstones and `forget` receipts keep ids, never content). Forgetting an
+        empty or already forgotten session returns 0. Returns the number of unit versions erased."""
+        sk = self._scope(scope)
+        if sk.session is None:
+            raise InvalidInput("forget_session needs a scope with session=...: forget_scope() erases a scope")
+        return self.lifecycle.forget_session(sk, sk.session, _reason_code(reason), self._now())
+
 
 def _export_path(path: object) -> Path:
     if not isinstance(path, str | os.PathLike) or not str(path).strip() or "\x00" in os.fsdecode(path):
@@ -817,6 +843,23 @@ def _record(unit: Unit) -> Record:
         source=unit.source,
         recorded_at=from_micros(unit.created_at),
         reason=unit.reason,
+    )
+
+
+def _turn_order(unit: Unit) -> tuple[int, str]:
+    # A page keeps its turn's time; its own id is newer, so ties are broken by the turn's (UUIDv7) id.
+    return unit.created_at, unit.source_ids[0] if unit.source_ids else unit.memory_id
+
+
+def _turn(unit: Unit) -> Turn:
+    return Turn(
+        unit.memory_id,
+        unit.version,
+        unit.tier,
+        unit.role or "user",
+        unit.body,
+        from_micros(unit.created_at),
+        unit.source,
     )
 
 

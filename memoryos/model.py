@@ -142,3 +142,20 @@ class Candidate:
     status: str  # pending | approved | rejected
     created_at: datetime
     memory_id: str | None = None  # the drawer record it became, once approved
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a session, wherever it is now: still in STM, or an MTM page built from it."""
+
+    memory_id: str
+    version: int
+    tier: str  # stm | mtm
+    role: str
+    text: str
+    at: datetime
+    source: str | None = None
+
+    @property
+    def ref(self) -> str:
+        return f"{self.memory_id}@{self.version}"

@@ -267,6 +267,16 @@ class Transaction(ABC):
     @abstractmethod
     def set_cursor(self, name: str, seq: int) -> None: ...
 
+    def session_units(self, user: str, assistant: str, session: str) -> list[Unit]:
+        """Every unit of one session of a scope, in no particular order. This default pages
+        through the scope; a backend overrides it with one query."""
+        found: list[Unit] = []
+        after = 0
+        while page := self.units_page(after, 1000, user, assistant):
+            found.extend(u for u in page if u.session == session)
+            after = page[-1].rowid or after + 1
+        return found
+
 
 class Store(SearchIndex):
     """A backend holding every tier and the receipt outbox, with atomic write transactions."""

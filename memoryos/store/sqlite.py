@@ -577,6 +577,11 @@ class SQLiteTransaction(Transaction):
     def set_cursor(self, name: str, seq: int) -> None:
         self._conn.execute("INSERT OR REPLACE INTO export_cursors VALUES (?, ?)", (name, seq))
 
+    def session_units(self, user: str, assistant: str, session: str) -> list[Unit]:
+        return self._units(
+            "user_scope = ? AND assistant_scope = ? AND session = ?", (user, assistant, session)
+        )
+
 
 class SQLiteStore(search_sql.SQLiteSearch, Store):
     """One database file holding every tier and the receipt outbox."""
