@@ -562,7 +562,10 @@ class SQLiteTransaction(Transaction):
         return problems
 
     def occupancy(self) -> dict[str, int]:
-        counts = dict(self._conn.execute("SELECT tier, count(*) FROM units GROUP BY tier").fetchall())
+        # Records, not versions: a corrected record keeps its superseded versions in `units`.
+        counts = dict(
+            self._conn.execute("SELECT tier, count(DISTINCT memory_id) FROM units GROUP BY tier").fetchall()
+        )
         counts["segments"] = int(self._one("SELECT count(*) FROM segments"))
         counts["intents"] = int(self._one("SELECT count(*) FROM intents"))
         return {k: int(v) for k, v in counts.items()}

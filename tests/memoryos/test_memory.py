@@ -200,6 +200,12 @@ class TestDrawer:
         mem.correct(alice, "editor", "helix is the editor")
         assert [h.text for h in mem.recall(alice, "editor", k=10).hits] == ["helix is the editor"]
 
+    def test_status_counts_a_corrected_record_once(self, mem: memoryos.Memory, alice: memoryos.Scope) -> None:
+        mem.put(alice, "editor", "vim is the editor")
+        mem.correct(alice, "editor", "helix is the editor")
+        mem.put(alice, "shell", "fish")
+        assert tier_counts(mem)["lpm"] == 2  # records, as the auditor's report counts them; not versions
+
 
 class TestForget:
     def test_forget_erases_a_key_and_is_idempotent(
