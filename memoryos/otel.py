@@ -277,6 +277,8 @@ class _ModelSpan(ModelRecorder):
 class _Shutdown(Protocol):
     def shutdown(self) -> Any: ...
 
+    def force_flush(self, timeout_millis: int = ...) -> Any: ...
+
 
 class OtelTelemetry(Telemetry):
     """Telemetry through OpenTelemetry providers.
@@ -435,6 +437,14 @@ class OtelTelemetry(Telemetry):
                 span.set_attributes(span_attributes(attributes))
         except Exception as exc:
             self._failed("annotate", exc)
+
+    def flush(self) -> None:
+        """Export now through the providers this object created (bounded like shutdown())."""
+        for provider in self._owned:
+            try:
+                provider.force_flush(int(self.shutdown_seconds * 1000))
+            except Exception as exc:
+                self._failed("flush", exc)
 
     def shutdown(self) -> None:
         """Flush and shut down the providers this object created; leave the host's alone.

@@ -113,6 +113,9 @@ class Telemetry:
     def watch(self, gauges: Callable[[], Mapping[str, Mapping[str, int]]]) -> None:
         """Register the source of observable gauges: {metric: {tier or state: value}}."""
 
+    def flush(self) -> None:
+        """Export what is recorded now, without stopping (a host's checkpoint, a test's cut)."""
+
     def shutdown(self) -> None:
         """Flush and stop exporters (called by Memory.close())."""
 

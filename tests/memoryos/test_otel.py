@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,6 @@ from memoryos.testing import FakeClock
 
 CANARIES = ("CANARYUSR", "CANARYAST", "CANARYKEY", "CANARYTXT", "CANARYQRY", "CANARYBODY", "CANARYSESS")
 SCOPE = memoryos.Scope(user="alice-CANARYUSR", assistant="coder-CANARYAST", session="s-CANARYSESS")
-DASHBOARD = Path(__file__).resolve().parents[2] / "dashboards" / "memoryos.json"
 
 
 class Sdk:
@@ -776,49 +774,3 @@ class TestTraceIdsInLogs:
         line = json.loads(call.args[0])
         assert len(line["trace_id"]) == 32
         assert len(line["span_id"]) == 16
-
-
-# -- dashboards -------------------------------------------------------------------------------------
-def prometheus_names() -> set[str]:
-    """Prometheus names of every instrument memoryos emits: dots to underscores, counters get
-    _total, seconds histograms _seconds and their _bucket/_sum/_count series."""
-    names = {name.replace(".", "_") + "_total" for name in otel.COUNTERS}
-    for name in otel.HISTOGRAMS:
-        base = name.replace(".", "_") + "_seconds"
-        names |= {base + suffix for suffix in ("_bucket", "_sum", "_count")}
-    names |= {spec[0].replace(".", "_") for spec in otel.GAUGES.values()}
-    return names
-
-
-def prometheus_labels() -> set[str]:
-    keys = set(otel.METRIC_KEYS.values()) | {attribute for _, attribute, _, _ in otel.GAUGES.values()}
-    return {key.replace(".", "_") for key in keys}
-
-
-def panels(dashboard: dict[str, Any]) -> Sequence[dict[str, Any]]:
-    return [p for p in dashboard["panels"] if p["type"] != "row"]
-
-
-class TestDashboard:
-    def test_every_query_uses_a_metric_memoryos_emits(self) -> None:
-        dashboard = json.loads(DASHBOARD.read_text())
-        emitted = prometheus_names()
-        used: set[str] = set()
-        for panel in panels(dashboard):
-            assert panel["targets"], panel["title"]
-            for target in panel["targets"]:
-                names = set(re.findall(r"\bmemoryos_[a-z_]+\b", target["expr"])) - prometheus_labels()
-                assert names, target["expr"]
-                assert names <= emitted, (panel["title"], names - emitted)
-                used |= names
-        for wanted in ("memoryos_occupancy", "memoryos_promotions_total", "memoryos_audit_runs"):
-            assert wanted in used
-
-    def test_it_is_an_importable_grafana_dashboard(self) -> None:
-        dashboard = json.loads(DASHBOARD.read_text())
-        assert dashboard["schemaVersion"] >= 36
-        assert [i["name"] for i in dashboard["__inputs"]] == ["DS_PROMETHEUS"]
-        ids = [p["id"] for p in dashboard["panels"]]
-        assert len(ids) == len(set(ids))
-        for panel in panels(dashboard):
-            assert panel["datasource"]["uid"] == "${DS_PROMETHEUS}"
