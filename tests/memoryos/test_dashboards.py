@@ -194,7 +194,7 @@ class Sample:
     name: str
     labels: tuple[tuple[str, str], ...]
     value: float
-    export: int  # which export (0, 1, ...) of its process it came in
+    export: int  # which OTLP request (0, 1, ...) of the run it came in
 
     def label(self, key: str) -> str | None:
         return dict(self.labels).get(key)
@@ -237,10 +237,10 @@ def _samples(metric: Metric, job: Mapping[str, str], export: int) -> Iterator[Sa
 
 
 def received_samples(bodies: Sequence[bytes]) -> list[Sample]:
-    """Every sample of every OTLP/HTTP metrics request, as Prometheus would store it."""
+    """Every sample of every OTLP/HTTP metrics request, as Prometheus would store it; `export` is
+    the request's place in the run."""
     samples: list[Sample] = []
-    exports: dict[str, int] = {}
-    for body in bodies:
+    for export, body in enumerate(bodies):
         request = ExportMetricsServiceRequest.FromString(body)
         for resource in request.resource_metrics:
             attributes = {a.key: _text(a.value) for a in resource.resource.attributes}
@@ -248,8 +248,6 @@ def received_samples(bodies: Sequence[bytes]) -> list[Sample]:
             job = {"job": attributes.get("service.name", "")}
             if "service.instance.id" in attributes:
                 job["instance"] = attributes["service.instance.id"]
-            scope_names = "+".join(sorted(s.scope.name for s in resource.scope_metrics))
-            export = exports[scope_names] = exports.get(scope_names, -1) + 1
             for scope in resource.scope_metrics:
                 for metric in scope.metrics:
                     samples.extend(_samples(metric, job, export))
