@@ -51,6 +51,7 @@ from memoryos.telemetry import MODEL_NOOP, ModelCall, ModelRecorder, Telemetry, 
 KINDS = ("semantic", "episodic", "procedural", "taxonomic")
 RETRYABLE_STATUS = frozenset({408, 425, 429}) | frozenset(range(500, 600))
 MAX_RESPONSE_BYTES = 1 << 20
+MAX_MODEL_CHARS = 256  # a response's model name longer than this is not a name: it is not recorded
 Message = Mapping[str, str]
 
 log = get_logger()
@@ -315,7 +316,7 @@ def _content(raw: bytes) -> Completion:
     model = body.get("model") if isinstance(body, dict) else None
     return Completion(
         content,
-        model if isinstance(model, str) and model else None,
+        model if isinstance(model, str) and 0 < len(model) <= MAX_MODEL_CHARS else None,
         _tokens(usage, "prompt_tokens"),
         _tokens(usage, "completion_tokens"),
     )

@@ -725,6 +725,14 @@ class TestGenAIClientTelemetry:
         assert (parent.attributes or {})["memoryos.boundary"] == "mtm_to_lpm"
         assert parent.parent is not None and spans[parent.parent.span_id].name == "memoryos.maintenance"
 
+    def test_a_response_model_that_is_no_name_is_not_recorded(self, sleeps: Sleeps, otel_sdk: Otel) -> None:
+        long_name = "m" * 300  # the fake server echoes the requested model back
+        with fake("normal") as server:
+            settings = LLMSettings(server.url, long_name, api_key=KEY, timeout=TIMEOUT)
+            ask(ModelClient(settings, sleep=sleeps, telemetry=otel_sdk.telemetry))
+        (span,) = otel_sdk.chats()
+        assert "gen_ai.response.model" not in (span.attributes or {})
+
     def test_without_telemetry_a_call_records_nothing_and_still_answers(self, sleeps: Sleeps) -> None:
         with fake("normal") as server:
             assert ask(client_for(server, sleeps))
