@@ -1,8 +1,9 @@
-"""Telemetry cost (issue 7): the off path of an instrumented call, and recall / durable promotion with
-OpenTelemetry on versus off, measured in the same process and run.
+"""Telemetry cost (issues 7 and 17): the off path of an instrumented call, and recall / durable
+promotion with OpenTelemetry on versus off, measured in the same process and run.
 
-(a) Off: an instrumented method against the same method undecorated (timeit medians, ns per call).
-    Target: <= 1 us per call.
+(a) Off: an instrumented method against the same method undecorated (timeit medians, ns per call):
+    @traced (the GenAI memory spans, with and without fixed attributes), @spanned (with and without
+    a result description) and the model client's GenAI instrumentation. Target: <= 1 us per call.
 (b) On: two identical stores (one prefilled file, copied), durability="full"; one with telemetry off,
     one exporting over OTLP/HTTP to a receiver on 127.0.0.1 through the production pipeline
     (BatchSpanProcessor, PeriodicExportingMetricReader with the gauges read every second). Runs
@@ -33,10 +34,11 @@ from pathlib import Path
 from typing import Any
 
 import memoryos
+from memoryos.llm import LLMSettings, ModelClient
 from memoryos.memory import key_path_for
 from memoryos.otel import OtelTelemetry
 from memoryos.promotion import StmOutcome
-from memoryos.telemetry import DISABLED, AttributeValue, Telemetry, spanned, traced
+from memoryos.telemetry import DISABLED, MODEL_NOOP, AttributeValue, ModelRecorder, Telemetry, spanned, traced
 from memoryos.testing import FakeClock
 
 TOPICS = ["deploy", "rust", "garden", "invoice", "piano", "kubernetes", "recipe", "travel", "tax", "football"]
@@ -66,9 +68,24 @@ class Instrumented(Plain):
     def op(self, x: int) -> int:
         return x
 
+    @traced("delete_memory", _describe, delete_target="record")
+    def fixed(self, x: int) -> int:
+        return x
+
     @spanned("promotion", metric="promotion.duration", boundary="stm_to_mtm")
     def background(self, x: int) -> int:
         return x
+
+    @spanned("export", describe=_describe)
+    def described(self, x: int) -> int:
+        return x
+
+
+class Answering(ModelClient):
+    """The model client with the HTTP call replaced: what is left is its telemetry check."""
+
+    def _chat(self, messages: Any, span: ModelRecorder) -> str:
+        return "ok"
 
 
 def ns_per_call(statement: Callable[[], object], number: int, repeat: int) -> float:
@@ -79,10 +96,28 @@ def ns_per_call(statement: Callable[[], object], number: int, repeat: int) -> fl
 
 def off_path(number: int, repeat: int) -> list[tuple[str, float]]:
     plain, instrumented = Plain(), Instrumented()
+    client = Answering(LLMSettings("http://127.0.0.1:9/v1", "bench"))
+    no_messages: list[dict[str, str]] = []
     return [
         ("undecorated method", ns_per_call(lambda: plain.op(1), number, repeat)),
         ("@traced method, telemetry off", ns_per_call(lambda: instrumented.op(1), number, repeat)),
+        (
+            "@traced method with fixed attributes, off",
+            ns_per_call(lambda: instrumented.fixed(1), number, repeat),
+        ),
         ("@spanned method, telemetry off", ns_per_call(lambda: instrumented.background(1), number, repeat)),
+        (
+            "@spanned method with describe, off",
+            ns_per_call(lambda: instrumented.described(1), number, repeat),
+        ),
+        (
+            "model client without its HTTP call (_chat)",
+            ns_per_call(lambda: client._chat(no_messages, MODEL_NOOP), number, repeat),
+        ),
+        (
+            "ModelClient.chat instrumentation, telemetry off",
+            ns_per_call(lambda: client.chat(no_messages), number, repeat),
+        ),
         ("telemetry.count() when off", ns_per_call(lambda: DISABLED.count("promotions", 1), number, repeat)),
     ]
 
@@ -258,9 +293,12 @@ def main() -> None:
         "| call | ns per call | ns over the undecorated method | target |",
         "|---|---|---|---|",
     ]
+    unmeasured = ("undecorated method", "model client without its HTTP call (_chat)")
     for name, ns in off_rows:
-        extra = "" if name == "undecorated method" or name.startswith("telemetry.count") else "<= 1000"
+        extra = "" if name in unmeasured or name.startswith("telemetry.count") else "<= 1000"
         over = f"{ns - baseline:.0f}" if name != "telemetry.count() when off" else "(whole call)"
+        if name.startswith("ModelClient.chat"):
+            over = f"{ns - dict(off_rows)[unmeasured[1]]:.0f} (over _chat)"
         lines.append(f"| {name} | {ns:.0f} | {over} | {extra} |")
     lines += [
         "",

@@ -289,6 +289,7 @@ class Lifecycle:
                     return Forgotten(0)
                 raise NotFound("no such key or memory id in this scope")
             doomed = _closure(tx, roots, scope)
+            self.telemetry.annotate(record_id=roots[0].memory_id if roots[0].key == target else target)
             self._erase(tx, doomed, reason, now, boundary="forget")
             failpoint("forget.after_delete")
         return Forgotten(len(doomed), erasure_pending=not self.followups.scrub())

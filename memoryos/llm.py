@@ -9,7 +9,9 @@ A model is slow, flaky and untrusted, so three promises hold here:
   extractive path runs instead and every record it yields says `degraded`. An error page, a stack
   trace or a refusal is never stored as memory.
 
-Neither the API key nor any memory text ever appears in a log event, an error message or a repr.
+Neither the API key nor any memory text ever appears in a log event, an error message, a repr or a
+span: each call is a GenAI client span (`chat {model}`) with the model, the provider, the server and
+the token usage the model reports, and never the prompt or the completion.
 The environment is read by `LLMSettings.from_env`, which takes the mapping as an argument so that it
 can move into memoryos.settings unchanged.
 """
@@ -26,6 +28,7 @@ import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import orjson
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
@@ -43,10 +46,12 @@ from memoryos.policies.notes import (
     PageNoteText,
 )
 from memoryos.settings import ENV_LLM_API_KEY, ENV_LLM_MODEL, ENV_LLM_TIMEOUT, ENV_LLM_URL
+from memoryos.telemetry import MODEL_NOOP, ModelCall, ModelRecorder, Telemetry, current
 
 KINDS = ("semantic", "episodic", "procedural", "taxonomic")
 RETRYABLE_STATUS = frozenset({408, 425, 429}) | frozenset(range(500, 600))
 MAX_RESPONSE_BYTES = 1 << 20
+MAX_MODEL_CHARS = 256  # a response's model name longer than this is not a name: it is not recorded
 Message = Mapping[str, str]
 
 log = get_logger()
@@ -124,11 +129,60 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-class ModelClient:
-    """POSTs to `{url}/chat/completions`; retries what is retryable; returns the answer's content."""
+#: `gen_ai.provider.name` by the endpoint's host (the conventions' well-known values); any other host
+#: speaks OpenAI's chat-completions format, the flavour that attribute discriminates, so it is `openai`.
+PROVIDERS = {
+    "api.openai.com": "openai",
+    "api.anthropic.com": "anthropic",
+    "api.deepseek.com": "deepseek",
+    "api.groq.com": "groq",
+    "api.mistral.ai": "mistral_ai",
+    "api.moonshot.ai": "moonshot_ai",
+    "api.perplexity.ai": "perplexity",
+    "api.x.ai": "x_ai",
+    "generativelanguage.googleapis.com": "gcp.gemini",
+}
 
-    def __init__(self, settings: LLMSettings, *, sleep: Callable[[float], None] = time.sleep) -> None:
+
+def model_call(settings: LLMSettings) -> ModelCall:
+    """What the GenAI client span of a call to this endpoint says: never the path, query or key."""
+    parts = urlsplit(settings.url)
+    host = (parts.hostname or "").lower()
+    default_port = 443 if parts.scheme == "https" else 80
+    try:
+        port = parts.port or default_port
+    except ValueError:
+        port = default_port
+    provider = "azure.ai.openai" if host.endswith(".openai.azure.com") else PROVIDERS.get(host, "openai")
+    return ModelCall(settings.model, provider, host, port)
+
+
+@dataclass(frozen=True)
+class Completion:
+    """The first choice's text and, when the server reports them, the model and token counts."""
+
+    content: str
+    model: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+class ModelClient:
+    """POSTs to `{url}/chat/completions`; retries what is retryable; returns the answer's content.
+
+    Each call is traced through `telemetry`, or else through the telemetry whose span is current
+    (the distillation or notes pass that asked): the client is built before the store it serves."""
+
+    def __init__(
+        self,
+        settings: LLMSettings,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        telemetry: Telemetry | None = None,
+    ) -> None:
         self.settings = settings
+        self.telemetry = telemetry
+        self._call = model_call(settings)
         self._sleep = sleep
         self._endpoint = settings.url.rstrip("/") + "/chat/completions"
         self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -141,12 +195,19 @@ class ModelClient:
         return f"ModelClient(model={self.settings.model!r})"
 
     def chat(self, messages: Sequence[Message]) -> str:
+        telemetry = self.telemetry or current()
+        if not telemetry.enabled:
+            return self._chat(messages, MODEL_NOOP)
+        with telemetry.model_call(self._call) as span:
+            return self._chat(messages, span)
+
+    def _chat(self, messages: Sequence[Message], span: ModelRecorder) -> str:
         payload = orjson.dumps(
             {"model": self.settings.model, "messages": [dict(m) for m in messages], "temperature": 0}
         )
         attempts = 0
 
-        def once() -> str:
+        def once() -> Completion:
             nonlocal attempts
             attempts += 1
             return self._post(payload)
@@ -161,13 +222,15 @@ class ModelClient:
         )
         started = time.monotonic()
         try:
-            content = retrying(once)
+            completion = retrying(once)
         except ModelError as exc:
             exc.attempts = attempts
+            span.fail(exc.code)
             log.warning("llm_call_failed", code=exc.code, status=exc.status, attempts=attempts)
             raise
+        span.usage(completion.model, completion.input_tokens, completion.output_tokens)
         log.info("llm_call", attempts=attempts, ms=round((time.monotonic() - started) * 1000))
-        return content
+        return completion.content
 
     def _wait(self, state: RetryCallState) -> float:
         # Honour a server's Retry-After, but never beyond max_wait: the caller's budget wins.
@@ -175,7 +238,7 @@ class ModelClient:
         hint = exc.retry_after if isinstance(exc, ModelError) and exc.retry_after else 0.0
         return min(max(self._backoff(state), hint), self.settings.max_wait)
 
-    def _post(self, payload: bytes) -> str:
+    def _post(self, payload: bytes) -> Completion:
         request = urllib.request.Request(self._endpoint, data=payload, headers=self._headers, method="POST")
         try:
             with self._opener.open(request, timeout=self.settings.timeout) as response:
@@ -235,7 +298,7 @@ def _malformed(detail: str) -> ModelError:
     )
 
 
-def _content(raw: bytes) -> str:
+def _content(raw: bytes) -> Completion:
     """The first choice's message content; anything else is a server we do not understand."""
     if len(raw) > MAX_RESPONSE_BYTES:
         raise _malformed(f"larger than {MAX_RESPONSE_BYTES} bytes")
@@ -249,7 +312,20 @@ def _content(raw: bytes) -> str:
         raise _malformed("no choices[0].message.content") from None
     if not isinstance(content, str):
         raise _malformed("the content is not text")
-    return content
+    usage = body.get("usage") if isinstance(body, dict) else None
+    model = body.get("model") if isinstance(body, dict) else None
+    return Completion(
+        content,
+        model if isinstance(model, str) and 0 < len(model) <= MAX_MODEL_CHARS else None,
+        _tokens(usage, "prompt_tokens"),
+        _tokens(usage, "completion_tokens"),
+    )
+
+
+def _tokens(usage: object, name: str) -> int | None:
+    """A count from the response's `usage`, or None when it is absent or not a count."""
+    value = usage.get(name) if isinstance(usage, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 # -- validating what the model said ----------------------------------------------------------------

@@ -51,7 +51,7 @@ from memoryos.store.base import Transaction
 from memoryos.store.rows import CandidateRow, Unit
 from memoryos.store.sqlite import SQLiteStore
 from memoryos.store.sqlite_files import classify_os_error
-from memoryos.telemetry import AttributeValue, Telemetry, traced
+from memoryos.telemetry import AttributeValue, Telemetry, announced, new_file, spanned, traced
 from memoryos.timeutil import Clock, from_micros, in_range, seconds_to_micros, system_clock, to_micros
 from receipts import create_key_file, format_utc, read_key_file, uuid7
 
@@ -69,6 +69,7 @@ def key_path_for(path: Path) -> Path:
     return path.with_name(path.name + ".receipt-key")
 
 
+@announced("create_memory_store", new_file)
 def open(
     path: str | os.PathLike[str],
     *,
@@ -259,7 +260,7 @@ class Memory:
         return begins, ends
 
     # -- STM ---------------------------------------------------------------------------------------
-    @traced("upsert_memory", _describe)
+    @traced("create_memory", _describe)
     def remember(
         self,
         scope: Scope,
@@ -434,13 +435,14 @@ class Memory:
             unit = self.lifecycle.touch(unit, now)
         return _record(unit)
 
+    @traced("search_memory", lambda versions: {"record_count": len(versions)})
     def history(self, scope: Scope, key: str) -> list[Record]:
         """Every version of `key`, oldest first (forgotten versions are gone)."""
         sk = self._scope(scope)
         with self.store.read() as tx:
             return [_record(u) for u in tx.key_versions(sk.user, sk.assistant, validation.key(key))]
 
-    @traced("upsert_memory", _describe)
+    @traced("update_memory", _describe)
     def correct(
         self,
         scope: Scope,
@@ -502,7 +504,7 @@ class Memory:
             )
         return Stored(unit.memory_id, unit.version, run_id)
 
-    @traced("delete_memory", _describe)
+    @traced("delete_memory", _describe, delete_target="record")
     def forget(self, scope: Scope, key_or_id: str, *, reason: str = "user request") -> Forgotten:
         """Erase a key or memory id, and everything derived from it, from every tier.
 
@@ -516,7 +518,7 @@ class Memory:
         code = _reason_code(reason)
         return self.lifecycle.forget(sk, target, code, self._now())
 
-    @traced("delete_memory", _describe)
+    @traced("delete_memory", _describe, delete_target="scope")
     def forget_scope(
         self, *, user: str | None = None, assistant: str | None = None, reason: str = "user request"
     ) -> Forgotten:
@@ -554,6 +556,7 @@ class Memory:
         return self.retriever.recall(sk, query, k, moment, now, explain=explain)
 
     # -- capture with an approval gate ---------------------------------------------------------------
+    @spanned("observe")
     def observe(self, scope: Scope, event: Event | Mapping[str, Any]) -> Candidate | None:
         """Turn one host activity event into a pending candidate, or None when it teaches nothing
         (a failure, a trivial read) or would carry a secret. Nothing enters the drawer until approved."""
@@ -583,6 +586,7 @@ class Memory:
             tx.insert_candidate(row)
         return _candidate(row)
 
+    @spanned("candidates")
     def candidates(self, scope: Scope, *, status: str | None = "pending") -> list[Candidate]:
         """This scope's captured candidates, oldest first (status None: all of them)."""
         sk = self._scope(scope)
@@ -591,6 +595,7 @@ class Memory:
         with self.store.read() as tx:
             return [_candidate(r) for r in tx.candidates(sk.user, sk.assistant, status)]
 
+    @spanned("approve")
     def approve(self, scope: Scope, candidate_id: str) -> Stored:
         """Write a pending candidate into the typed drawer (ADD / UPDATE / REINFORCE as put())."""
         row = self._pending(scope, candidate_id)
@@ -599,6 +604,7 @@ class Memory:
             tx.decide_candidate(row.candidate_id, "approved", self._now(), stored.memory_id)
         return stored
 
+    @spanned("reject")
     def reject(self, scope: Scope, candidate_id: str) -> None:
         """Drop a pending candidate; its content is erased, its id and the decision are kept."""
         row = self._pending(scope, candidate_id)
@@ -634,6 +640,7 @@ class Memory:
         limit = validation.positive_int(limit, "limit", 1000)
         return self.retriever.topics(sk, limit, self._now())
 
+    @spanned("generated")
     def generated(
         self, scope: Scope, run_id: str, *, depends_on: Sequence[str], outcome: str | None = None
     ) -> None:
@@ -661,16 +668,19 @@ class Memory:
             )
 
     # -- upkeep --------------------------------------------------------------------------------------
+    @spanned("maintenance")
     def maintain(self, now: datetime | None = None) -> Maintenance:
         """Due promotions (idle STM turns, hot segments), expiry and decay. Returns what it did."""
         self._live()
         return self.lifecycle.maintain(self._now() if now is None else to_micros(now, "now"))
 
+    @spanned("check")
     def check(self) -> list[Finding]:
         """Integrity and invariants; returns findings (empty when healthy), never raises on them."""
         self._live()
         return self.lifecycle.check(self._now())
 
+    @spanned("export", describe=lambda lines: {"count": lines})
     def export(
         self,
         path: str | os.PathLike[str],
@@ -691,6 +701,7 @@ class Memory:
         target = _export_path(path)
         return export_jsonl(self, target, None if scope is None else self._scope(scope), redacted, scope_key)
 
+    @traced("create_memory", _describe)
     def import_jsonl(self, path: str | os.PathLike[str]) -> int:
         """Replay an export into this store, which must be empty. All or nothing; returns units imported."""
         self._live()
@@ -702,11 +713,13 @@ class Memory:
         scope_key = self.store.meta("scope_key") or ""
         self._scopes = Pseudonymizer(bytes.fromhex(scope_key), self.config.max_scope_id_chars)
 
+    @spanned("export_receipts", describe=lambda receipts: {"count": receipts})
     def export_receipts(self, path: str | os.PathLike[str], *, cursor: str = "default") -> int:
         """Append receipts not yet exported under `cursor` to a JSONL file (at-least-once)."""
         self._live()
         return self.lifecycle.export_receipts(_export_path(path), cursor)
 
+    @spanned("status")
     def status(self, top: int = 5) -> dict[str, Any]:
         self._live()
         return self.lifecycle.status(self._now(), top)

@@ -1,11 +1,20 @@
 """OpenTelemetry behind the `memoryos.telemetry` seam: spans, metrics and trace ids for logs.
 
-Spans follow the GenAI memory conventions: one INTERNAL span per public operation (memoryos runs in
-the host's process), named after `gen_ai.operation.name` (upsert_memory, search_memory,
-delete_memory) and carrying gen_ai.memory.store.id / record.id / record.count; background work gets
-INTERNAL spans named `memoryos.<name>` with memoryos.* attributes. A failed operation records
-`error.type` (the exception's class) and status ERROR, never the message: messages may quote input.
-The opt-in content attributes (gen_ai.memory.query.text, gen_ai.memory.records) are never emitted.
+Spans follow the GenAI memory conventions (`gen_ai.memory.client`, status development): one
+INTERNAL span per public operation (memoryos runs in the host's process, which the convention
+allows), named after `gen_ai.operation.name` (create_memory_store, create_memory, update_memory,
+upsert_memory, search_memory, delete_memory) and carrying gen_ai.memory.store.id / record.id /
+record.count; a scope-wide erase is a delete_memory without record.id and with
+memoryos.delete.target=scope. Public calls no convention names, and background work, get INTERNAL
+spans named `memoryos.<name>` with memoryos.* attributes. A failed operation records `error.type`
+(the exception's class) and status ERROR, never the message: messages may quote input. The opt-in
+content attributes (gen_ai.memory.query.text, gen_ai.memory.records, gen_ai.input.messages,
+gen_ai.output.messages, gen_ai.system_instructions) are never emitted, whatever
+OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT says.
+
+A model call is a CLIENT span `chat {gen_ai.request.model}` (GenAI inference conventions) with the
+provider, the request and response model, the server and the token usage, and it records
+gen_ai.client.operation.duration and gen_ai.client.token.usage with the conventions' buckets.
 
 Metric names (Prometheus names after the usual translation in parentheses):
 
@@ -19,6 +28,9 @@ Metric names (Prometheus names after the usual translation in parentheses):
     memoryos.occupancy            gauge     memoryos.tier                       (memoryos_occupancy)
     memoryos.outbox.lag           gauge     memoryos.outbox                     (memoryos_outbox_lag)
     memoryos.audit.runs           gauge     memoryos.state                      (memoryos_audit_runs)
+    memoryos.summaries            counter   memoryos.status                     (memoryos_summaries_total)
+    gen_ai.client.operation.duration  histogram, s  gen_ai.*, error.type  (..._duration_seconds)
+    gen_ai.client.token.usage     histogram gen_ai.*, gen_ai.token.type    (gen_ai_client_token_usage)
 
 Telemetry never hurts the host: every call into the SDK is guarded, a failure is logged once per
 place and error type (content-free), and exporting happens on the SDK's background threads.
@@ -30,6 +42,7 @@ Only the OpenTelemetry API is imported here at module level; the SDK and the OTL
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import inspect
 import math
 import threading
@@ -47,7 +60,16 @@ from opentelemetry.trace import SpanKind, Status, StatusCode
 from memoryos._version import __version__
 from memoryos.logs import add_trace_ids as add_trace_ids  # noqa: PLC0414  (re-export: moved to logs)
 from memoryos.logs import get_logger
-from memoryos.telemetry import DISABLED, AttributeValue, Operation, Recorder, Telemetry
+from memoryos.telemetry import (
+    CURRENT,
+    DISABLED,
+    AttributeValue,
+    ModelCall,
+    ModelRecorder,
+    Operation,
+    Recorder,
+    Telemetry,
+)
 
 SCOPE = "memoryos"
 #: Short keys from the seam that have a GenAI convention name; every other key becomes memoryos.<key>.
@@ -55,6 +77,7 @@ SPAN_KEYS = {
     "store_id": "gen_ai.memory.store.id",
     "record_id": "gen_ai.memory.record.id",
     "record_count": "gen_ai.memory.record.count",
+    "delete_target": "memoryos.delete.target",
 }
 #: The only metric attribute keys let through: low-cardinality codes, never ids.
 METRIC_KEYS = {key: f"memoryos.{key}" for key in ("boundary", "status", "tier", "reason", "state")}
@@ -82,6 +105,28 @@ GAUGES = {
     "outbox_lag": ("memoryos.outbox.lag", "memoryos.outbox", "{receipt}", "Receipts not yet exported."),
     "audit_runs": ("memoryos.audit.runs", "memoryos.state", "{run}", "Audited runs per health state."),
 }
+#: GenAI client metrics and their ExplicitBucketBoundaries, as docs/gen-ai/gen-ai-metrics.md gives them.
+GENAI_DURATION = "gen_ai.client.operation.duration"
+GENAI_TOKENS = "gen_ai.client.token.usage"
+GENAI_DURATION_BUCKETS = (
+    0.01,
+    0.02,
+    0.04,
+    0.08,
+    0.16,
+    0.32,
+    0.64,
+    1.28,
+    2.56,
+    5.12,
+    10.24,
+    20.48,
+    40.96,
+    81.92,
+)
+GENAI_TOKEN_BUCKETS = (
+    1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+)  # fmt: skip
 SNAPSHOT_SECONDS = 1.0  # one read of the gauge source serves every gauge of one collection
 
 GaugeSource = Callable[[], Mapping[str, Mapping[str, int]]]
@@ -127,16 +172,19 @@ class _Failures:
 class _Span(Recorder):
     """A started span made current for the duration of the `with` block."""
 
-    __slots__ = ("_failed", "_span", "_token")
+    __slots__ = ("_current", "_failed", "_owner", "_span", "_token")
 
-    def __init__(self, span: trace.Span, failed: _Failures) -> None:
+    def __init__(self, span: trace.Span, failed: _Failures, owner: Telemetry) -> None:
         self._span = span
         self._failed = failed
+        self._owner = owner
         self._token: object | None = None
+        self._current: contextvars.Token[Telemetry] | None = None
 
     def __enter__(self) -> Recorder:
         try:
             self._token = otel_context.attach(trace.set_span_in_context(self._span))
+            self._current = CURRENT.set(self._owner)
         except Exception as exc:
             self._failed("span.enter", exc)
         return self
@@ -158,16 +206,79 @@ class _Span(Recorder):
         except Exception as exc:
             self._failed("span.end", exc)
         finally:
+            self._detach()
+        # Returning None never swallows the host's exception.
+
+    def _detach(self) -> None:
+        try:
+            if self._current is not None:
+                CURRENT.reset(self._current)
+            if self._token is not None:
+                otel_context.detach(self._token)  # type: ignore[arg-type]  # the token attach() gave
+        except Exception as exc:
+            self._failed("span.detach", exc)
+
+
+class _ModelSpan(ModelRecorder):
+    """The CLIENT span of one model call; its end records the two gen_ai.client.* histograms."""
+
+    def __init__(self, span: trace.Span, telemetry: OtelTelemetry, labels: dict[str, AttributeValue]) -> None:
+        self._span = span
+        self._telemetry = telemetry
+        self._labels = labels
+        self._tokens: dict[str, int] = {}
+        self._code: str | None = None
+        self._started = time.perf_counter()
+        self._token: object | None = None
+
+    def __enter__(self) -> ModelRecorder:
+        try:
+            self._token = otel_context.attach(trace.set_span_in_context(self._span))
+        except Exception as exc:
+            self._telemetry._failed("model.enter", exc)
+        return self
+
+    def usage(self, response_model: str | None, input_tokens: int | None, output_tokens: int | None) -> None:
+        try:
+            if response_model:
+                self._labels["gen_ai.response.model"] = response_model
+            for kind, value in (("input", input_tokens), ("output", output_tokens)):
+                if value is not None:
+                    self._tokens[kind] = value
+                    self._span.set_attribute(f"gen_ai.usage.{kind}_tokens", value)
+        except Exception as exc:
+            self._telemetry._failed("model.usage", exc)
+
+    def fail(self, code: str) -> None:
+        self._code = code
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace_: TracebackType | None
+    ) -> None:
+        try:
+            if kind is not None and self._code is None:
+                self._code = error_type(kind)
+            labels = dict(self._labels)
+            if self._code is not None:
+                labels["error.type"] = self._code
+                self._span.set_status(Status(StatusCode.ERROR))  # no description: it could quote input
+            self._span.set_attributes(labels)
+            self._span.end()
+            self._telemetry._record_model_call(time.perf_counter() - self._started, labels, self._tokens)
+        except Exception as exc:
+            self._telemetry._failed("model.end", exc)
+        finally:
             if self._token is not None:
                 try:
                     otel_context.detach(self._token)  # type: ignore[arg-type]  # the token attach() gave
                 except Exception as exc:
-                    self._failed("span.detach", exc)
-        # Returning None never swallows the host's exception.
+                    self._telemetry._failed("model.detach", exc)
 
 
 class _Shutdown(Protocol):
     def shutdown(self) -> Any: ...
+
+    def force_flush(self, timeout_millis: int = ...) -> Any: ...
 
 
 class OtelTelemetry(Telemetry):
@@ -209,6 +320,18 @@ class OtelTelemetry(Telemetry):
         }
         for key, (name, _, unit, text) in GAUGES.items():
             meter.create_observable_gauge(name, [self._observer(key)], unit=unit, description=text)
+        self._model_duration = meter.create_histogram(
+            GENAI_DURATION,
+            unit="s",
+            description="GenAI operation duration.",
+            explicit_bucket_boundaries_advisory=GENAI_DURATION_BUCKETS,
+        )
+        self._model_tokens = meter.create_histogram(
+            GENAI_TOKENS,
+            unit="{token}",
+            description="Number of input and output tokens used.",
+            explicit_bucket_boundaries_advisory=GENAI_TOKEN_BUCKETS,
+        )
 
     # -- the seam ------------------------------------------------------------------------------------
     def operation(self, name: Operation, **attributes: AttributeValue) -> Recorder:
@@ -218,17 +341,50 @@ class OtelTelemetry(Telemetry):
                 kind=SpanKind.INTERNAL,
                 attributes={"gen_ai.operation.name": name, **span_attributes(attributes)},
             )
-            return _Span(span, self._failed)
+            return _Span(span, self._failed, self)
         except Exception as exc:
             self._failed("operation", exc)
             return Recorder()
+
+    def finished(self, name: Operation, started_ns: int, **attributes: AttributeValue) -> None:
+        try:
+            self._tracer.start_span(
+                name,
+                kind=SpanKind.INTERNAL,
+                attributes={"gen_ai.operation.name": name, **span_attributes(attributes)},
+                start_time=started_ns,
+            ).end()
+        except Exception as exc:
+            self._failed("finished", exc)
+
+    def model_call(self, call: ModelCall) -> ModelRecorder:
+        try:
+            labels: dict[str, AttributeValue] = {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.provider.name": call.provider,
+                "gen_ai.request.model": call.model,
+                "server.address": call.server_address,
+                "server.port": call.server_port,
+            }
+            span = self._tracer.start_span(f"chat {call.model}", kind=SpanKind.CLIENT, attributes=labels)
+            return _ModelSpan(span, self, labels)
+        except Exception as exc:
+            self._failed("model_call", exc)
+            return ModelRecorder()
+
+    def _record_model_call(
+        self, seconds: float, labels: Mapping[str, AttributeValue], tokens: Mapping[str, int]
+    ) -> None:
+        self._model_duration.record(seconds, labels)
+        for kind, value in tokens.items():
+            self._model_tokens.record(value, {**labels, "gen_ai.token.type": kind})
 
     def internal(self, name: str, **attributes: AttributeValue) -> Recorder:
         try:
             span = self._tracer.start_span(
                 f"memoryos.{name}", kind=SpanKind.INTERNAL, attributes=span_attributes(attributes)
             )
-            return _Span(span, self._failed)
+            return _Span(span, self._failed, self)
         except Exception as exc:
             self._failed("internal", exc)
             return Recorder()
@@ -280,6 +436,14 @@ class OtelTelemetry(Telemetry):
                 span.set_attributes(span_attributes(attributes))
         except Exception as exc:
             self._failed("annotate", exc)
+
+    def flush(self) -> None:
+        """Export now through the providers this object created (bounded like shutdown())."""
+        for provider in self._owned:
+            try:
+                provider.force_flush(int(self.shutdown_seconds * 1000))
+            except Exception as exc:
+                self._failed("flush", exc)
 
     def shutdown(self) -> None:
         """Flush and shut down the providers this object created; leave the host's alone.

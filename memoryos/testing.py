@@ -107,12 +107,19 @@ def _first_sentence(text: str) -> str:
     return match.group(0).strip() if match else ""
 
 
-def completion(content: str, model: str = "fake") -> bytes:
+def completion(content: str, model: str = "fake", prompt_tokens: int = 0) -> bytes:
+    # Token counts like a real server's (about four characters a token), for the GenAI usage metrics.
+    output_tokens = max(1, len(content) // 4)
     return orjson.dumps(
         {
             "id": "chatcmpl-fake",
             "object": "chat.completion",
             "model": model,
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": output_tokens,
+                "total_tokens": prompt_tokens + output_tokens,
+            },
             "choices": [
                 {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
             ],
@@ -224,7 +231,12 @@ class FakeLLMServer:
         if self.mode == "slow":
             self._stopping.wait(self.delay)
         content = self.reply if self.reply is not None else answer_for(body)
-        return 200, {"Content-Type": "application/json"}, completion(content, str(body.get("model", "fake")))
+        prompt_tokens = max(1, len(orjson.dumps(body.get("messages"))) // 4)
+        return (
+            200,
+            {"Content-Type": "application/json"},
+            completion(content, str(body.get("model", "fake")), prompt_tokens),
+        )
 
 
 def _unused_port() -> int:

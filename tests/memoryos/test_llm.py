@@ -8,12 +8,19 @@ ever stored). Timeouts are short and sleeps are no-ops, so the whole file runs i
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import SpanKind, StatusCode
 
 import memoryos
 from memoryos.errors import ConfigError, MemoryOSError, ModelError
@@ -23,12 +30,15 @@ from memoryos.llm import (
     LLMSummarizer,
     ModelClient,
     looks_like_noise,
+    model_call,
     models_from_env,
 )
 from memoryos.logs import LOGGER_NAME
+from memoryos.otel import OtelTelemetry
 from memoryos.policies.distill import Distilled, ExtractiveSummarizer, PageView
 from memoryos.policies.notes import ExtractiveNotes, Notes, PageNoteText
 from memoryos.settings import ENV_LLM_API_KEY, ENV_LLM_MODEL, ENV_LLM_TIMEOUT, ENV_LLM_URL
+from memoryos.telemetry import ModelCall
 from memoryos.testing import ERROR_BODY, GARBAGE, FakeClock, FakeLLMServer, Mode, answer_for
 from receipts import read_outbox
 
@@ -563,3 +573,180 @@ def test_the_fake_servers_normal_answer_is_predictable() -> None:
     assert orjson.loads(answer) == {
         "records": [{"list": "user_knowledge", "kind": "semantic", "body": "a b"}]
     }
+
+
+# -- GenAI client spans and metrics ------------------------------------------------------------------
+CONTENT_CANARY = "CANARYPROMPT"
+DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
+TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
+
+
+class Otel:
+    """In-memory span and metric exporters behind an OtelTelemetry, as a host would wire them."""
+
+    def __init__(self) -> None:
+        self.spans = InMemorySpanExporter()
+        self.tracer_provider = TracerProvider()
+        self.tracer_provider.add_span_processor(SimpleSpanProcessor(self.spans))
+        self.reader = InMemoryMetricReader()
+        self.meter_provider = MeterProvider(metric_readers=[self.reader])
+        self.telemetry = OtelTelemetry(
+            tracer_provider=self.tracer_provider, meter_provider=self.meter_provider
+        )
+
+    def chats(self) -> list[ReadableSpan]:
+        return [s for s in self.spans.get_finished_spans() if s.kind is SpanKind.CLIENT]
+
+    def points(self, name: str) -> list[Any]:
+        data = self.reader.get_metrics_data()
+        return [
+            point
+            for resource in (data.resource_metrics if data else ())
+            for scope in resource.scope_metrics
+            for metric in scope.metrics
+            if metric.name == name
+            for point in metric.data.data_points
+        ]
+
+    def everything(self) -> str:
+        data = self.reader.get_metrics_data()
+        spans = "".join(s.to_json() for s in self.spans.get_finished_spans())
+        return spans + ("" if data is None else data.to_json())
+
+
+@pytest.fixture
+def otel_sdk() -> Iterator[Otel]:
+    sdk = Otel()
+    yield sdk
+    sdk.tracer_provider.shutdown()
+    sdk.meter_provider.shutdown()
+
+
+def traced_client(server: FakeLLMServer, sleep: Sleeps, sdk: Otel) -> ModelClient:
+    settings = LLMSettings(server.url, "fake-model", api_key=KEY, timeout=TIMEOUT)
+    return ModelClient(settings, sleep=sleep, telemetry=sdk.telemetry)
+
+
+def ask(client: ModelClient) -> str:
+    return client.chat([{"role": "user", "content": f"{CONTENT_CANARY} hello"}])
+
+
+class TestGenAIClientTelemetry:
+    def test_a_call_is_a_client_span_named_chat_model_with_the_usage_the_model_reported(
+        self, sleeps: Sleeps, otel_sdk: Otel
+    ) -> None:
+        with fake("normal") as server:
+            answer = ask(traced_client(server, sleeps, otel_sdk))
+            port = int(server.url.rsplit(":", 1)[1].split("/")[0])
+        (span,) = otel_sdk.chats()
+        attributes = dict(span.attributes or {})
+        assert span.name == "chat fake-model"
+        assert span.status.is_ok
+        assert attributes == {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": "openai",
+            "gen_ai.request.model": "fake-model",
+            "gen_ai.response.model": "fake-model",
+            "server.address": "127.0.0.1",
+            "server.port": port,
+            "gen_ai.usage.input_tokens": attributes["gen_ai.usage.input_tokens"],
+            "gen_ai.usage.output_tokens": max(1, len(answer) // 4),  # what the fake server reports
+        }
+        assert isinstance(attributes["gen_ai.usage.input_tokens"], int)
+        assert attributes["gen_ai.usage.input_tokens"] > 0
+
+    def test_duration_and_token_usage_are_histograms_with_the_conventions_buckets(
+        self, sleeps: Sleeps, otel_sdk: Otel
+    ) -> None:
+        with fake("normal") as server:
+            ask(traced_client(server, sleeps, otel_sdk))
+        (duration,) = otel_sdk.points("gen_ai.client.operation.duration")
+        assert list(duration.explicit_bounds) == DURATION_BUCKETS
+        assert duration.count == 1
+        assert dict(duration.attributes)["gen_ai.request.model"] == "fake-model"
+        tokens = {
+            dict(p.attributes)["gen_ai.token.type"]: p for p in otel_sdk.points("gen_ai.client.token.usage")
+        }
+        assert set(tokens) == {"input", "output"}
+        (span,) = otel_sdk.chats()
+        for kind, point in tokens.items():
+            assert list(point.explicit_bounds) == TOKEN_BUCKETS
+            assert point.sum == (span.attributes or {})[f"gen_ai.usage.{kind}_tokens"]
+
+    def test_a_failed_call_records_its_error_code_and_no_tokens(self, sleeps: Sleeps, otel_sdk: Otel) -> None:
+        with fake("error500") as server:
+            failure(traced_client(server, sleeps, otel_sdk))
+        (span,) = otel_sdk.chats()
+        assert span.status.status_code is StatusCode.ERROR
+        assert span.status.description is None
+        assert (span.attributes or {})["error.type"] == "http_500"
+        assert "gen_ai.usage.input_tokens" not in (span.attributes or {})
+        (duration,) = otel_sdk.points("gen_ai.client.operation.duration")
+        assert dict(duration.attributes)["error.type"] == "http_500"
+        assert otel_sdk.points("gen_ai.client.token.usage") == []
+
+    def test_no_prompt_or_completion_is_recorded_whatever_the_opt_in_variable_says(
+        self, sleeps: Sleeps, otel_sdk: Otel, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+        monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT_MODE", "SPAN_AND_EVENT")
+        with fake("normal", reply=f"{CONTENT_CANARY} answer") as server:
+            ask(traced_client(server, sleeps, otel_sdk))
+        assert otel_sdk.chats()
+        recorded = otel_sdk.everything()
+        assert CONTENT_CANARY not in recorded
+        assert KEY not in recorded
+        assert "hello" not in recorded
+
+    def test_a_distillation_span_holds_the_model_call_it_waited_for(
+        self, db: Path, clock: FakeClock, sleeps: Sleeps, otel_sdk: Otel
+    ) -> None:
+        # The client is built without telemetry, before the store: it finds the store's through the
+        # span that is current when maintain() distils.
+        with (
+            fake("normal") as server,
+            memoryos.open(
+                db,
+                clock=clock,
+                summarizer=LLMExtractor(client_for(server, sleeps)),
+                telemetry=otel_sdk.telemetry,
+                stm_capacity=2,
+                heat_threshold=2.5,
+            ) as mem,
+        ):
+            remember_turns(mem)
+            assert otel_sdk.chats() == []  # never on the request path
+            mem.maintain()
+        (chat,) = otel_sdk.chats()
+        spans = {s.context.span_id: s for s in otel_sdk.spans.get_finished_spans()}
+        assert chat.parent is not None
+        parent = spans[chat.parent.span_id]
+        assert parent.name == "memoryos.promotion"
+        assert (parent.attributes or {})["memoryos.boundary"] == "mtm_to_lpm"
+        assert parent.parent is not None and spans[parent.parent.span_id].name == "memoryos.maintenance"
+
+    def test_a_response_model_that_is_no_name_is_not_recorded(self, sleeps: Sleeps, otel_sdk: Otel) -> None:
+        long_name = "m" * 300  # the fake server echoes the requested model back
+        with fake("normal") as server:
+            settings = LLMSettings(server.url, long_name, api_key=KEY, timeout=TIMEOUT)
+            ask(ModelClient(settings, sleep=sleeps, telemetry=otel_sdk.telemetry))
+        (span,) = otel_sdk.chats()
+        assert "gen_ai.response.model" not in (span.attributes or {})
+
+    def test_without_telemetry_a_call_records_nothing_and_still_answers(self, sleeps: Sleeps) -> None:
+        with fake("normal") as server:
+            assert ask(client_for(server, sleeps))
+
+    @pytest.mark.parametrize(
+        ("url", "provider", "address", "port"),
+        [
+            ("https://api.openai.com/v1", "openai", "api.openai.com", 443),
+            ("https://api.mistral.ai/v1", "mistral_ai", "api.mistral.ai", 443),
+            ("https://me.openai.azure.com/openai/v1", "azure.ai.openai", "me.openai.azure.com", 443),
+            ("http://gpu-box:8080/v1?token=x", "openai", "gpu-box", 8080),  # an OpenAI-compatible server
+        ],
+    )
+    def test_the_provider_and_server_come_from_the_host_never_the_path_or_query(
+        self, url: str, provider: str, address: str, port: int
+    ) -> None:
+        assert model_call(LLMSettings(url, "m")) == ModelCall("m", provider, address, port)

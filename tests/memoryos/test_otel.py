@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import socket
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,6 @@ from memoryos.testing import FakeClock
 
 CANARIES = ("CANARYUSR", "CANARYAST", "CANARYKEY", "CANARYTXT", "CANARYQRY", "CANARYBODY", "CANARYSESS")
 SCOPE = memoryos.Scope(user="alice-CANARYUSR", assistant="coder-CANARYAST", session="s-CANARYSESS")
-DASHBOARD = Path(__file__).resolve().parents[2] / "dashboards" / "memoryos.json"
 
 
 class Sdk:
@@ -99,7 +97,280 @@ def assert_no_canary(text: str | bytes) -> None:
         assert canary.encode() not in raw, canary
 
 
+# -- the conventions, as read ------------------------------------------------------------------------
+#: What the GenAI semantic conventions (status: development) define, copied from their own sources:
+#: open-telemetry/semantic-conventions-genai model/gen-ai/spans.yaml
+#: at 002c8a6ea1c8a42b14a4527db83b3cabcded610a (span types gen_ai.memory.client and
+#: gen_ai.inference.client, and the attribute groups they reference),
+#: model/gen-ai/metrics.yaml and docs/gen-ai/gen-ai-metrics.md
+#: at 004902b8cb70aa5ae6ca4ae07132b7daabcd3e10
+#: (the metrics, their attributes, the well-known operation and token type values and the buckets).
+MEMORY_OPERATIONS = {
+    "create_memory_store",
+    "delete_memory_store",
+    "create_memory",
+    "update_memory",
+    "upsert_memory",
+    "search_memory",
+    "delete_memory",
+}
+CONVENTIONS: dict[str, dict[str, set[str]]] = {
+    "gen_ai.memory.client": {
+        "attributes": {
+            "gen_ai.operation.name",
+            "server.address",
+            "server.port",
+            "error.type",
+            "gen_ai.provider.name",
+            "gen_ai.memory.store.id",
+            "gen_ai.memory.record.id",
+            "gen_ai.memory.record.count",
+        },
+        "opt_in": {"gen_ai.memory.query.text", "gen_ai.memory.records"},
+    },
+    "gen_ai.inference.client": {
+        "attributes": {
+            "gen_ai.operation.name",
+            "gen_ai.request.model",
+            "server.address",
+            "server.port",
+            "gen_ai.usage.input_tokens",
+            "gen_ai.usage.output_tokens",
+            "error.type",
+            "gen_ai.response.model",
+            "gen_ai.provider.name",
+        },
+        "opt_in": {
+            "gen_ai.system_instructions",
+            "gen_ai.input.messages",
+            "gen_ai.output.messages",
+            "gen_ai.tool.definitions",
+        },
+    },
+    "gen_ai.client.operation.duration": {
+        "attributes": {
+            "gen_ai.operation.name",
+            "gen_ai.provider.name",
+            "gen_ai.request.model",
+            "gen_ai.response.model",
+            "server.address",
+            "server.port",
+            "error.type",
+        },
+        "opt_in": set(),
+    },
+    "gen_ai.client.token.usage": {
+        "attributes": {
+            "gen_ai.operation.name",
+            "gen_ai.provider.name",
+            "gen_ai.request.model",
+            "gen_ai.response.model",
+            "server.address",
+            "server.port",
+            "gen_ai.token.type",
+        },
+        "opt_in": set(),
+    },
+}
+GENAI_BUCKETS = {
+    "gen_ai.client.operation.duration": [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24,
+                                         20.48, 40.96, 81.92],
+    "gen_ai.client.token.usage": [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304,
+                                  16777216, 67108864],
+}  # fmt: skip
+
+
+def convention_of(span: ReadableSpan) -> str:
+    return "gen_ai.inference.client" if span.kind is SpanKind.CLIENT else "gen_ai.memory.client"
+
+
+def assert_follows_the_conventions(span: ReadableSpan) -> None:
+    """A GenAI span: a defined operation name, and every gen_ai.*/server.*/error.* attribute one its
+    convention defines (memoryos.* are ours); never an opt-in content attribute."""
+    attributes = dict(span.attributes or {})
+    convention = CONVENTIONS[convention_of(span)]
+    if span.kind is not SpanKind.CLIENT:
+        assert attributes["gen_ai.operation.name"] in MEMORY_OPERATIONS
+        assert span.name == attributes["gen_ai.operation.name"]
+    ours = {key for key in attributes if key.startswith("memoryos.")}
+    assert set(attributes) - ours <= convention["attributes"], span.name
+    assert not set(attributes) & convention["opt_in"]
+
+
 # -- spans ------------------------------------------------------------------------------------------
+class Prepared:
+    """A store with a record, a turn, a recall run and a pending candidate, and what each call made."""
+
+    def __init__(self, mem: memoryos.Memory, sdk: Sdk) -> None:
+        self.mem = mem
+        self.sdk = sdk
+        self.record = mem.put(SCOPE, "pref-CANARYKEY", "CANARYBODY prefers tabs")
+        self.turn = mem.remember(SCOPE, "CANARYTXT we deploy with make release")
+        self.run_id = mem.recall(SCOPE, "CANARYQRY deploy").run_id
+        candidate = mem.observe(SCOPE, DEPLOY_EVENT)
+        assert candidate is not None
+        self.candidate = candidate.candidate_id
+        self.second = mem.observe(SCOPE, {**DEPLOY_EVENT, "target": "other"})
+        sdk.spans.clear()
+
+    def top(self) -> ReadableSpan:
+        """The one span without a parent that the call just made."""
+        (root,) = [s for s in self.sdk.finished() if s.parent is None]
+        return root
+
+
+DEPLOY_EVENT: dict[str, object] = {
+    "type": "deploy",
+    "target": "blyck",
+    "command": "make release",
+    "exit_status": 0,
+}
+Call = Callable[[Prepared, Path], object]
+#: Every public call -> the span name it makes and attributes it must carry ("*": any value; a
+#: callable: computed from the prepared store).
+PUBLIC_CALLS: list[tuple[str, Call, str, dict[str, object]]] = [
+    ("remember", lambda p, _: p.mem.remember(SCOPE, "CANARYTXT again"), "create_memory",
+     {"gen_ai.memory.record.id": "*", "gen_ai.memory.record.count": 1}),
+    ("put", lambda p, _: p.mem.put(SCOPE, "k2-CANARYKEY", "CANARYBODY x"), "upsert_memory",
+     {"gen_ai.memory.record.id": "*", "gen_ai.memory.record.count": 1}),
+    ("correct", lambda p, _: p.mem.correct(SCOPE, "pref-CANARYKEY", "CANARYBODY spaces"), "update_memory",
+     {"gen_ai.memory.record.id": lambda p: p.record.memory_id}),
+    ("get", lambda p, _: p.mem.get(SCOPE, "pref-CANARYKEY"), "search_memory",
+     {"gen_ai.memory.record.id": lambda p: p.record.memory_id}),
+    ("history", lambda p, _: p.mem.history(SCOPE, "pref-CANARYKEY"), "search_memory",
+     {"gen_ai.memory.record.count": 1}),
+    ("recall", lambda p, _: p.mem.recall(SCOPE, "CANARYQRY deploy"), "search_memory",
+     {"gen_ai.memory.record.count": "*"}),
+    ("context", lambda p, _: p.mem.context(SCOPE, "CANARYQRY deploy"), "search_memory",
+     {"gen_ai.memory.record.count": "*"}),
+    ("topics", lambda p, _: p.mem.topics(SCOPE), "search_memory", {"gen_ai.memory.record.count": "*"}),
+    ("forget a key", lambda p, _: p.mem.forget(SCOPE, "pref-CANARYKEY"), "delete_memory",
+     {"gen_ai.memory.record.id": lambda p: p.record.memory_id, "memoryos.delete.target": "record"}),
+    ("forget an id", lambda p, _: p.mem.forget(SCOPE, p.turn.memory_id), "delete_memory",
+     {"gen_ai.memory.record.id": lambda p: p.turn.memory_id, "memoryos.delete.target": "record"}),
+    ("forget_scope", lambda p, _: p.mem.forget_scope(user=SCOPE.user), "delete_memory",
+     {"memoryos.delete.target": "scope", "gen_ai.memory.record.count": "*"}),
+    ("observe", lambda p, _: p.mem.observe(SCOPE, {**DEPLOY_EVENT, "target": "third"}),
+     "memoryos.observe", {}),
+    ("candidates", lambda p, _: p.mem.candidates(SCOPE), "memoryos.candidates", {}),
+    ("approve", lambda p, _: p.mem.approve(SCOPE, p.candidate), "memoryos.approve", {}),
+    ("reject", lambda p, _: p.mem.reject(SCOPE, p.candidate), "memoryos.reject", {}),
+    ("generated", lambda p, _: p.mem.generated(SCOPE, p.run_id, depends_on=[p.turn.ref]),
+     "memoryos.generated", {}),
+    ("maintain", lambda p, _: p.mem.maintain(), "memoryos.maintenance", {}),
+    ("check", lambda p, _: p.mem.check(), "memoryos.check", {}),
+    ("status", lambda p, _: p.mem.status(), "memoryos.status", {}),
+    ("export", lambda p, tmp: p.mem.export(tmp / "export.jsonl"), "memoryos.export", {"memoryos.count": "*"}),
+    ("export_receipts", lambda p, tmp: p.mem.export_receipts(tmp / "receipts.jsonl"),
+     "memoryos.export_receipts", {"memoryos.count": "*"}),
+]  # fmt: skip
+UNTRACED = {"close", "reload_scope_key", "start_background"}  # lifecycle of the object, not operations
+
+
+class TestConventions:
+    @pytest.mark.parametrize("call", PUBLIC_CALLS, ids=[row[0] for row in PUBLIC_CALLS])
+    def test_each_public_call_makes_the_span_the_table_names(
+        self, call: tuple[str, Call, str, dict[str, object]], sdk: Sdk, db: Path, tmp_path: Path
+    ) -> None:
+        _, run, name, wanted = call
+        with memoryos.open(db, telemetry=sdk.telemetry) as mem:
+            prepared = Prepared(mem, sdk)
+            run(prepared, tmp_path)
+            root = prepared.top()
+            assert root.name == name
+            assert root.kind is SpanKind.INTERNAL  # in the caller's process, as the conventions allow
+            attributes = dict(root.attributes or {})
+            if name in MEMORY_OPERATIONS:
+                assert attributes["gen_ai.memory.store.id"] == mem.store_id
+            for key, value in wanted.items():
+                expected = value(prepared) if callable(value) else value
+                assert key in attributes, key
+                assert expected == "*" or attributes[key] == expected, key
+            for span in sdk.finished():
+                if "gen_ai.operation.name" in (span.attributes or {}):
+                    assert_follows_the_conventions(span)
+                assert_no_canary(span.to_json())
+
+    def test_a_scope_wide_erase_never_carries_a_record_id(self, sdk: Sdk, db: Path) -> None:
+        # Without record.id the conventions read delete_memory as "every record in the store".
+        with memoryos.open(db, telemetry=sdk.telemetry) as mem:
+            prepared = Prepared(mem, sdk)
+            mem.forget_scope(user=SCOPE.user, assistant=SCOPE.assistant)
+            attributes = dict(prepared.top().attributes or {})
+        assert "gen_ai.memory.record.id" not in attributes
+        assert attributes["memoryos.delete.target"] == "scope"
+
+    def test_forgetting_a_key_names_the_memory_id_never_the_key(self, sdk: Sdk, db: Path) -> None:
+        with memoryos.open(db, telemetry=sdk.telemetry) as mem:
+            prepared = Prepared(mem, sdk)
+            mem.forget(SCOPE, "pref-CANARYKEY")
+            root = prepared.top()
+        assert (root.attributes or {})["gen_ai.memory.record.id"] == prepared.record.memory_id
+        assert "CANARYKEY" not in root.to_json()
+
+    def test_approving_writes_through_an_upsert_under_the_approval(self, sdk: Sdk, db: Path) -> None:
+        with memoryos.open(db, telemetry=sdk.telemetry) as mem:
+            prepared = Prepared(mem, sdk)
+            mem.approve(SCOPE, prepared.candidate)
+            root = prepared.top()
+            (upsert,) = [s for s in sdk.finished() if s.name == "upsert_memory"]
+        assert upsert.parent is not None and upsert.parent.span_id == root.context.span_id
+
+    def test_importing_creates_records_in_one_create_memory(self, sdk: Sdk, tmp_path: Path) -> None:
+        export = tmp_path / "export.jsonl"
+        with memoryos.open(tmp_path / "a.db") as source:
+            source.put(SCOPE, "pref-CANARYKEY", "CANARYBODY prefers tabs")
+            source.remember(SCOPE, "CANARYTXT a turn")
+            source.export(export)
+        with memoryos.open(tmp_path / "b.db", telemetry=sdk.telemetry) as mem:
+            sdk.spans.clear()
+            imported = mem.import_jsonl(export)
+            (root,) = [s for s in sdk.finished() if s.parent is None]
+        assert root.name == "create_memory"
+        assert (root.attributes or {})["gen_ai.memory.record.count"] == imported
+        assert "gen_ai.memory.record.id" not in (root.attributes or {})
+
+    def test_a_new_store_reports_create_memory_store_once(self, sdk: Sdk, db: Path) -> None:
+        with memoryos.open(db, telemetry=sdk.telemetry) as mem:
+            store_id = mem.store_id
+        with memoryos.open(db, telemetry=sdk.telemetry):
+            pass
+        created = [s for s in sdk.finished() if s.name == "create_memory_store"]
+        assert len(created) == 1
+        (span,) = created
+        assert (span.attributes or {})["gen_ai.memory.store.id"] == store_id
+        assert_follows_the_conventions(span)
+        recovery = next(s for s in sdk.finished() if s.name == "memoryos.recovery")
+        assert span.start_time is not None and recovery.start_time is not None
+        assert span.start_time <= recovery.start_time  # the span covers the creation it reports
+
+    def test_every_public_method_is_traced(self) -> None:
+        public = {
+            name
+            for name, member in vars(memoryos.Memory).items()
+            if callable(member) and not name.startswith("_")
+        }
+        untraced = {name for name in public if not hasattr(getattr(memoryos.Memory, name), "__wrapped__")}
+        assert untraced == UNTRACED
+        assert hasattr(memoryos.open, "__wrapped__")
+        table = {row[0].split()[0] for row in PUBLIC_CALLS} | {"import_jsonl"}
+        assert public - UNTRACED <= table
+
+    def test_the_table_holds_only_what_the_conventions_define(self) -> None:
+        from memoryos import telemetry
+
+        assert set(telemetry.Operation.__args__) <= MEMORY_OPERATIONS  # type: ignore[attr-defined]
+        for name, buckets in GENAI_BUCKETS.items():
+            assert (
+                list(getattr(otel, "GENAI_" + ("DURATION" if "duration" in name else "TOKEN") + "_BUCKETS"))
+                == buckets
+            )
+        assert (
+            set(otel.SPAN_KEYS.values()) - {"memoryos.delete.target"}
+            <= CONVENTIONS["gen_ai.memory.client"]["attributes"]
+        )
+
+
 class TestSpans:
     def test_public_operations_follow_the_genai_memory_conventions(
         self, sdk: Sdk, db: Path, clock: FakeClock
@@ -108,7 +379,13 @@ class TestSpans:
             workload(mem, clock)
             store_id = mem.store_id
         operations = [s for s in sdk.finished() if "gen_ai.operation.name" in (s.attributes or {})]
-        assert {s.name for s in operations} == {"upsert_memory", "search_memory", "delete_memory"}
+        assert {s.name for s in operations} == {
+            "create_memory_store",
+            "create_memory",
+            "upsert_memory",
+            "search_memory",
+            "delete_memory",
+        }
         for span in operations:
             attributes = dict(span.attributes or {})
             assert span.name == attributes["gen_ai.operation.name"]
@@ -118,8 +395,10 @@ class TestSpans:
             assert "gen_ai.memory.records" not in attributes
         search = next(s for s in operations if s.name == "search_memory" and s.attributes)
         assert isinstance((search.attributes or {})["gen_ai.memory.record.count"], int)
-        upserts = [s for s in operations if s.name == "upsert_memory" and s.status.is_ok]
-        assert all("gen_ai.memory.record.id" in (s.attributes or {}) for s in upserts)
+        writes = [s for s in operations if s.name in ("create_memory", "upsert_memory") and s.status.is_ok]
+        assert all("gen_ai.memory.record.id" in (s.attributes or {}) for s in writes)
+        for span in operations:
+            assert_follows_the_conventions(span)
 
     def test_background_work_gets_internal_memoryos_spans(self, sdk: Sdk, db: Path, clock: FakeClock) -> None:
         with memoryos.open(db, clock=clock, telemetry=sdk.telemetry) as mem:
@@ -141,9 +420,9 @@ class TestSpans:
             mem.remember(SCOPE, "CANARYTXT one")
             mem.remember(SCOPE, "CANARYTXT two")
         spans = {s.name: s for s in sdk.finished()}
-        promotion, upsert = spans["memoryos.promotion"], spans["upsert_memory"]
+        promotion, create = spans["memoryos.promotion"], spans["create_memory"]
         assert promotion.parent is not None
-        assert promotion.parent.span_id == upsert.context.span_id
+        assert promotion.parent.span_id == create.context.span_id
 
     def test_a_failed_operation_records_the_error_type_and_never_the_message(
         self, sdk: Sdk, db: Path, clock: FakeClock
@@ -450,7 +729,8 @@ class TestOtlpReceiver:
         span_names = {
             s.name for r in traces for rs in r.resource_spans for ss in rs.scope_spans for s in ss.spans
         }
-        assert {"upsert_memory", "search_memory", "delete_memory", "memoryos.promotion"} <= span_names
+        assert {"create_memory", "upsert_memory", "search_memory", "delete_memory"} <= span_names
+        assert {"create_memory_store", "memoryos.promotion", "memoryos.maintenance"} <= span_names
         metric_names = {
             m.name
             for r in metric_requests
@@ -494,49 +774,3 @@ class TestTraceIdsInLogs:
         line = json.loads(call.args[0])
         assert len(line["trace_id"]) == 32
         assert len(line["span_id"]) == 16
-
-
-# -- dashboards -------------------------------------------------------------------------------------
-def prometheus_names() -> set[str]:
-    """Prometheus names of every instrument memoryos emits: dots to underscores, counters get
-    _total, seconds histograms _seconds and their _bucket/_sum/_count series."""
-    names = {name.replace(".", "_") + "_total" for name in otel.COUNTERS}
-    for name in otel.HISTOGRAMS:
-        base = name.replace(".", "_") + "_seconds"
-        names |= {base + suffix for suffix in ("_bucket", "_sum", "_count")}
-    names |= {spec[0].replace(".", "_") for spec in otel.GAUGES.values()}
-    return names
-
-
-def prometheus_labels() -> set[str]:
-    keys = set(otel.METRIC_KEYS.values()) | {attribute for _, attribute, _, _ in otel.GAUGES.values()}
-    return {key.replace(".", "_") for key in keys}
-
-
-def panels(dashboard: dict[str, Any]) -> Sequence[dict[str, Any]]:
-    return [p for p in dashboard["panels"] if p["type"] != "row"]
-
-
-class TestDashboard:
-    def test_every_query_uses_a_metric_memoryos_emits(self) -> None:
-        dashboard = json.loads(DASHBOARD.read_text())
-        emitted = prometheus_names()
-        used: set[str] = set()
-        for panel in panels(dashboard):
-            assert panel["targets"], panel["title"]
-            for target in panel["targets"]:
-                names = set(re.findall(r"\bmemoryos_[a-z_]+\b", target["expr"])) - prometheus_labels()
-                assert names, target["expr"]
-                assert names <= emitted, (panel["title"], names - emitted)
-                used |= names
-        for wanted in ("memoryos_occupancy", "memoryos_promotions_total", "memoryos_audit_runs"):
-            assert wanted in used
-
-    def test_it_is_an_importable_grafana_dashboard(self) -> None:
-        dashboard = json.loads(DASHBOARD.read_text())
-        assert dashboard["schemaVersion"] >= 36
-        assert [i["name"] for i in dashboard["__inputs"]] == ["DS_PROMETHEUS"]
-        ids = [p["id"] for p in dashboard["panels"]]
-        assert len(ids) == len(set(ids))
-        for panel in panels(dashboard):
-            assert panel["datasource"]["uid"] == "${DS_PROMETHEUS}"
