@@ -36,6 +36,15 @@ class Transaction(ABC):
     def pages(self, segment_id: str) -> list[Unit]: ...
 
     @abstractmethod
+    def pages_after(self, segment_id: str, after_rowid: int, limit: int) -> list[Unit]:
+        """At most `limit` pages of the segment stored after the page `after_rowid`, in the order
+        they were stored (the pages a distillation has not read yet)."""
+
+    @abstractmethod
+    def newest_pages(self, segment_id: str, limit: int) -> list[Unit]:
+        """The segment's newest `limit` pages, oldest of them first (as pages() orders them)."""
+
+    @abstractmethod
     def list_records(self, user: str, assistant: str, list_name: str) -> list[Unit]: ...
 
     @abstractmethod
@@ -123,6 +132,10 @@ class Transaction(ABC):
     def all_segments(self) -> list[Segment]: ...
 
     @abstractmethod
+    def segments_heated(self, alpha: float, beta: float, floor: float) -> list[Segment]:
+        """Segments with alpha·visits + beta·interactions >= floor (candidates for being hot)."""
+
+    @abstractmethod
     def segment(self, segment_id: str) -> Segment | None: ...
 
     @abstractmethod
@@ -135,13 +148,20 @@ class Transaction(ABC):
     def segment_heads(self, user: str, assistant: str) -> list[SegmentHead]: ...
 
     @abstractmethod
+    def open_segment_heads(self, user: str, assistant: str, max_pages: int) -> list[SegmentHead]:
+        """Heads (with their page counts) of the scope's segments holding fewer than `max_pages`."""
+
+    @abstractmethod
+    def segment_count(self, user: str, assistant: str) -> int: ...
+
+    @abstractmethod
     def segment_keywords(self, segment_id: str) -> dict[str, int]:
         """The segment's ranked keywords ({} if it is gone)."""
 
     @abstractmethod
     def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
         """(segment id, keywords, pages) each: pages joined it, so it gets these keywords and its
-        interactions and version go up by `pages` (visits untouched)."""
+        interactions, version and page count go up by `pages` (visits untouched)."""
 
     @abstractmethod
     def stale_summaries(self, limit: int) -> list[Segment]:

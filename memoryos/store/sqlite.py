@@ -93,8 +93,16 @@ def _in_chunks(ids: Sequence[str], size: int = 500) -> Iterator[tuple[Sequence[s
         yield chunk, ", ".join("?" * len(chunk))
 
 
+_SEGMENT_COLUMNS = (
+    "segment_id, user_scope, assistant_scope, keywords, summary, visits, interactions, last_visit_at,"
+    " created_at, version, summary_version, summary_degraded, pages, distilled_through"
+)
+_SELECT_SEGMENT = f"SELECT {_SEGMENT_COLUMNS} FROM segments"
+
+
 def _segment(row: Sequence[Any]) -> Segment:
-    sid, user, assistant, keywords, summary, visits, interactions, last_visit, created, version, sv, sd = row
+    sid, user, assistant, keywords, summary, visits, interactions, last_visit, created, version, *rest = row
+    summary_version, summary_degraded, pages, distilled_through = rest
     return Segment(
         sid,
         user,
@@ -106,8 +114,10 @@ def _segment(row: Sequence[Any]) -> Segment:
         last_visit,
         created,
         version,
-        sv,
-        bool(sd),
+        summary_version,
+        bool(summary_degraded),
+        pages,
+        distilled_through,
     )
 
 
@@ -175,6 +185,18 @@ class SQLiteTransaction(Transaction):
 
     def pages(self, segment_id: str) -> list[Unit]:
         return self._units("segment_id = ? ORDER BY created_at, memory_id", (segment_id,))
+
+    def pages_after(self, segment_id: str, after_rowid: int, limit: int) -> list[Unit]:
+        # units_segment holds (segment_id, rowid): a range scan of the pages asked for, no more
+        return self._units(
+            "segment_id = ? AND rowid > ? ORDER BY rowid LIMIT ?", (segment_id, after_rowid, limit)
+        )
+
+    def newest_pages(self, segment_id: str, limit: int) -> list[Unit]:
+        newest = self._units(
+            "segment_id = ? ORDER BY created_at DESC, memory_id DESC LIMIT ?", (segment_id, limit)
+        )
+        return newest[::-1]
 
     def list_records(self, user: str, assistant: str, list_name: str) -> list[Unit]:
         return self._units(
@@ -361,26 +383,38 @@ class SQLiteTransaction(Transaction):
         return [
             _segment(r)
             for r in self._conn.execute(
-                "SELECT * FROM segments WHERE user_scope = ? AND assistant_scope = ?", (user, assistant)
+                f"{_SELECT_SEGMENT} WHERE user_scope = ? AND assistant_scope = ?", (user, assistant)
             )
         ]
 
     def all_segments(self) -> list[Segment]:
-        return [_segment(r) for r in self._conn.execute("SELECT * FROM segments")]
+        return [_segment(r) for r in self._conn.execute(_SELECT_SEGMENT)]
+
+    def segments_heated(self, alpha: float, beta: float, floor: float) -> list[Segment]:
+        # Heat is α·visits + β·interactions + γ·recency with recency <= 1: below this floor no
+        # segment can be hot, so only the few near it are read (and their exact heat computed).
+        return [
+            _segment(r)
+            for r in self._conn.execute(
+                f"{_SELECT_SEGMENT} WHERE ? * visits + ? * interactions >= ?", (alpha, beta, floor)
+            )
+        ]
 
     def segment(self, segment_id: str) -> Segment | None:
-        row = self._conn.execute("SELECT * FROM segments WHERE segment_id = ?", (segment_id,)).fetchone()
+        row = self._conn.execute(f"{_SELECT_SEGMENT} WHERE segment_id = ?", (segment_id,)).fetchone()
         return None if row is None else _segment(row)
 
     def put_segment(self, segment: Segment) -> None:
         self._conn.execute(
             # An upsert updates the row in place: INSERT OR REPLACE would delete and re-insert it,
             # rewriting both indexes, and every page it dirties is written to the WAL at commit.
-            "INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (segment_id)"
+            f"INSERT INTO segments ({_SEGMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (segment_id)"
             " DO UPDATE SET keywords = excluded.keywords, summary = excluded.summary,"
             " visits = excluded.visits, interactions = excluded.interactions,"
             " last_visit_at = excluded.last_visit_at, version = excluded.version,"
-            " summary_version = excluded.summary_version, summary_degraded = excluded.summary_degraded",
+            " summary_version = excluded.summary_version, summary_degraded = excluded.summary_degraded,"
+            " pages = excluded.pages, distilled_through = excluded.distilled_through",
             (
                 segment.segment_id,
                 segment.user_scope,
@@ -394,6 +428,8 @@ class SQLiteTransaction(Transaction):
                 segment.version,
                 segment.summary_version,
                 int(segment.summary_degraded),
+                segment.pages,
+                segment.distilled_through,
             ),
         )
 
@@ -407,22 +443,40 @@ class SQLiteTransaction(Transaction):
             )
         ]
 
+    def open_segment_heads(self, user: str, assistant: str, max_pages: int) -> list[SegmentHead]:
+        return [
+            SegmentHead(r[0], r[1], r[2], r[3])
+            for r in self._conn.execute(
+                "SELECT segment_id, version, created_at, pages FROM segments"
+                " WHERE user_scope = ? AND assistant_scope = ? AND pages < ?",
+                (user, assistant, max_pages),
+            )
+        ]
+
+    def segment_count(self, user: str, assistant: str) -> int:
+        return int(
+            self._one(
+                "SELECT count(*) FROM segments WHERE user_scope = ? AND assistant_scope = ?",
+                (user, assistant),
+            )
+        )
+
     def segment_keywords(self, segment_id: str) -> dict[str, int]:
         found = self._one("SELECT keywords FROM segments WHERE segment_id = ?", (segment_id,))
         return {} if found is None else dict(orjson.loads(found))
 
     def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
         self._conn.executemany(
-            "UPDATE segments SET keywords = ?, interactions = interactions + ?, version = version + ?"
-            " WHERE segment_id = ?",
-            [(orjson.dumps(keywords).decode(), pages, pages, sid) for sid, keywords, pages in grown],
+            "UPDATE segments SET keywords = ?, interactions = interactions + ?, version = version + ?,"
+            " pages = pages + ? WHERE segment_id = ?",
+            [(orjson.dumps(keywords).decode(), pages, pages, pages, sid) for sid, keywords, pages in grown],
         )
 
     def stale_summaries(self, limit: int) -> list[Segment]:
         return [
             _segment(r)
             for r in self._conn.execute(
-                "SELECT * FROM segments WHERE summary_version != version"
+                f"{_SELECT_SEGMENT} WHERE summary_version != version"
                 " ORDER BY last_visit_at DESC, segment_id LIMIT ?",
                 (limit,),
             )
