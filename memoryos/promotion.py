@@ -406,10 +406,9 @@ class Promoter:
         return unit, item.derived_from
 
     def _evict_list(self, tx: Transaction, run_id: str, user: str, assistant: str, list_name: str) -> None:
-        records = tx.list_records(user, assistant, list_name)
-        views = [RecordView(r.memory_id, r.reinforced, r.last_seen) for r in records]
-        doomed = set(evict_from_list(views, self.config.lpm_list_capacity))
-        for record in (r for r in records if r.memory_id in doomed):
+        views = [RecordView(*standing) for standing in tx.list_standing(user, assistant, list_name)]
+        doomed = evict_from_list(views, self.config.lpm_list_capacity)
+        for record in tx.units_by_ids(doomed) if doomed else ():  # only the leaving ones are read
             tx.delete_units([record.rowid or 0])
             tx.emit(self.drafts.removal(run_id, "evict", record, "capacity"))
             failpoint("lpm_evict.after_delete")

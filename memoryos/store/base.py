@@ -48,6 +48,11 @@ class Transaction(ABC):
     def list_records(self, user: str, assistant: str, list_name: str) -> list[Unit]: ...
 
     @abstractmethod
+    def list_standing(self, user: str, assistant: str, list_name: str) -> list[tuple[str, int, int]]:
+        """(memory id, reinforced, last seen) of each record of the list: what eviction ranks by,
+        without reading the records themselves."""
+
+    @abstractmethod
     def list_record(self, user: str, assistant: str, list_name: str, digest: str) -> Unit | None: ...
 
     @abstractmethod

@@ -204,6 +204,14 @@ class SQLiteTransaction(Transaction):
             (user, assistant, list_name),
         )
 
+    def list_standing(self, user: str, assistant: str, list_name: str) -> list[tuple[str, int, int]]:
+        rows = self._conn.execute(
+            "SELECT memory_id, reinforced, last_seen FROM units"
+            " WHERE user_scope = ? AND assistant_scope = ? AND list = ? AND tier = 'lpm'",
+            (user, assistant, list_name),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
     def list_record(self, user: str, assistant: str, list_name: str, digest: str) -> Unit | None:
         found = self._units(
             "user_scope = ? AND assistant_scope = ? AND list = ? AND content_hash = ?"
