@@ -152,17 +152,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         mem.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    first, last = windows[0], windows[-1]
+    figures = [asdict(w) for w in windows]
     return {
         "turns": args.turns,
         "window": args.window,
         "durability": args.durability,
         "code": code_under_test(),
-        "windows": [asdict(w) for w in windows],
-        "p99_ratio": last.p99_us / first.p99_us,
-        "p50_ratio": last.p50_us / first.p50_us,
-        "receipt_bytes_ratio": last.receipt_bytes_per_turn / first.receipt_bytes_per_turn,
-        "longest_line": max(w.longest_line for w in windows),
+        "windows": figures,
+        **summarise(figures),
         "tiers": status["tiers"],
     }
 
@@ -179,6 +176,17 @@ def code_under_test() -> str:
     return f"{where} ({commit})"
 
 
+def summarise(windows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The headline ratios of a list of windows (also for a run rebuilt from its --progress log)."""
+    first, last = windows[0], windows[-1]
+    return {
+        "p99_ratio": last["p99_us"] / first["p99_us"],
+        "p50_ratio": last["p50_us"] / first["p50_us"],
+        "receipt_bytes_ratio": last["receipt_bytes_per_turn"] / first["receipt_bytes_per_turn"],
+        "longest_line": max(w["longest_line"] for w in windows),
+    }
+
+
 def report(results: dict[str, Any], args: argparse.Namespace) -> str:
     lines = [
         f"- Code: {results['code']}; {results['turns']:,} turns, windows of {results['window']:,},"
@@ -188,7 +196,7 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> str:
         " machine's noise in each window.",
         f"- Receipt bytes per turn, last window / first: **{results['receipt_bytes_ratio']:.2f}x**;"
         f" longest receipt line: **{results['longest_line']:,} bytes** (cap {LINE_CAP:,}).",
-        f"- Tiers at the end: {results['tiers']}.",
+        f"- Tiers at the end: {results.get('tiers', 'not recorded (the run was stopped)')}.",
         "",
         "| turns | remember() p50 | p99 | raw INSERT+COMMIT p99 | p99 ratio to raw | receipt bytes/turn"
         " | longest line | distillations |",
@@ -227,11 +235,17 @@ def main() -> None:
     )
     parser.add_argument("--json", default="", help="also write the figures as JSON here")
     parser.add_argument("--progress", action="store_true", help="print each window as it ends")
+    parser.add_argument(
+        "--before", default="", help="a JSON an earlier run wrote (older code, say): reported below this one"
+    )
     args = parser.parse_args()
     if args.turns < args.window or args.window < 100:
         parser.error("--turns must be at least --window, and --window at least 100 (a p99 needs samples)")
     results = run(args)
     text = header(args) + "\n" + report(results, args)
+    if args.before:
+        before = orjson.loads(Path(args.before).read_bytes())
+        text += f"\n## Before\n\n{before.get('note', '')}\n\n{report(before, args)}"
     print(text)
     if args.out:
         Path(args.out).write_text(

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import orjson
 import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -51,3 +52,19 @@ def test_benchmark_runs_and_reports(script: str, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     report = result.stdout + ((tmp_path / "result.md").read_text() if script in WRITES_OUT else "")
     assert "ratio" in report.lower(), report[-2000:]  # every benchmark states a ratio to its baseline
+
+
+def test_remember_stays_flat_over_a_growing_conversation(tmp_path: Path) -> None:
+    """The scaling slice (issue 12): 3,000 turns of one topic in one scope. Before the fix the p99
+    grew about 5x over this many turns and receipt lines reached 120 KB; the margin is generous
+    because a shared runner is noisy, the line cap is exact."""
+    out = tmp_path / "scaling.json"
+    args = [sys.executable, str(BENCH / "bench_scaling.py"), "--turns", "3000", "--window", "1000"]
+    result = subprocess.run(
+        [*args, "--out", "", "--json", str(out)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    figures = orjson.loads(out.read_bytes())
+    assert figures["longest_line"] <= 4096
+    assert figures["receipt_bytes_ratio"] <= 1.5
+    assert figures["p99_ratio"] <= 3.0, figures["windows"]
