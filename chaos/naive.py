@@ -84,9 +84,11 @@ class NaivePromoter:
         promoter = self.mem.promoter
         user, assistant = turns[0].user_scope, turns[0].assistant_scope
         with self.mem.store.write("stm_to_mtm") as tx:
+            max_pages = self.mem.config.segment_max_pages
             placer = _Placer(
-                promoter._keywords.known(tx, tx.segment_heads(user, assistant)),
+                promoter._keywords.known(tx, tx.open_segment_heads(user, assistant, max_pages)),
                 self.mem.config.segment_similarity,
+                max_pages,
             )
             for turn in turns:
                 page = promoter._page_for(turn, placer.place(turn, now), run_id, now)

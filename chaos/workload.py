@@ -19,6 +19,10 @@ CONFIG: dict[str, Any] = {
     "mtm_capacity": 4,
     "lpm_list_capacity": 3,
     "heat_threshold": 3.0,
+    # Small enough that topics fill segments and distillations leave a backlog: the kills then land
+    # in incremental distillation and in placement past a full segment too.
+    "segment_max_pages": 4,
+    "distill_batch_pages": 2,
     "intent_grace_seconds": 300.0,
     "stale_after_days": 1.0,
     "retired_after_days": 2.0,

@@ -70,14 +70,19 @@ def rederive_segment(tx: Transaction, segment_id: str) -> None:
     counts: Counter[str] = Counter()
     for page in pages:
         counts.update(keywords(page.body))
+    # What was distilled stays distilled. The mark never points past the newest page left, so a
+    # rowid that SQLite hands out again (after the newest rows went) is read as undistilled.
+    through = min(segment.distilled_through, max(p.rowid or 0 for p in pages))
     tx.put_segment(
         replace(
             segment,
             keywords=ranked(counts),
             summary=summarize((p.body for p in pages), weights=counts),
             summary_degraded=False,
-            interactions=len(pages),
+            interactions=sum((p.rowid or 0) > through for p in pages),
             version=segment.version + 1,
+            pages=len(pages),
+            distilled_through=through,
         )
     )
 
@@ -190,7 +195,7 @@ class Lifecycle:
         model, perhaps) runs outside any transaction; its notes are committed only if the segment is
         still at the version they describe, else the next pass redoes them."""
         with self.store.read() as tx:
-            work = [(s, tx.pages(s.segment_id)[-NOTED_PAGES:]) for s in tx.stale_summaries(limit)]
+            work = [(s, tx.newest_pages(s.segment_id, NOTED_PAGES)) for s in tx.stale_summaries(limit)]
         done = 0
         for segment, pages in work:
             notes = self.notes.notes([PageView(p.ref, p.role or "user", p.body, p.source_ids) for p in pages])

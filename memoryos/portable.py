@@ -37,8 +37,14 @@ if TYPE_CHECKING:
 
 FORMAT = "memoryos.export/1"
 _UNIT_FIELDS = {f.name for f in fields(Unit)} - {"rowid"}
-# Exported segment fields; the summary's bookkeeping stays behind (an import rebuilds the summary).
-_SEGMENT_FIELDS = {f.name for f in fields(Segment)} - {"summary_version", "summary_degraded"}
+# Exported segment fields; the summary's bookkeeping stays behind (an import rebuilds the summary),
+# and so does the distillation mark: it names a rowid of the exporting store.
+_SEGMENT_FIELDS = {f.name for f in fields(Segment)} - {
+    "summary_version",
+    "summary_degraded",
+    "pages",
+    "distilled_through",
+}
 _REDACTED = ("body", "proof", "source", "reason")
 BATCH = 1000
 

@@ -3,6 +3,10 @@
 Each promotion is one commit that inserts the destination, releases the source and writes the
 receipts. Distillation may be slow (a model, later), so it runs between a committed `started`
 intent and that commit; recovery reconciles an intent left open by its run id and segment version.
+
+The work of one promotion is bounded whatever the size of the conversation (issue 12): placement
+reads only the scope's open segments (a full one takes no more pages), and a distillation reads
+only the next batch of pages its segment has not distilled yet, and lists exactly those.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from dataclasses import dataclass, replace
 from memoryos.failpoints import failpoint
 from memoryos.logs import get_logger
 from memoryos.policies import segments as segment_policy
-from memoryos.policies.distill import Distilled, PageView, Summarizer
+from memoryos.policies.distill import Distilled, PageView, Summarizer, undistilled_after
 from memoryos.policies.heat import HeatParams, heat
 from memoryos.policies.lpm import Reconcile, RecordView, evict_from_list
 from memoryos.policies.text import keywords, ranked, top_keywords
@@ -84,6 +88,9 @@ class _KeywordCache:
         self.entries[head.segment_id] = entry
         return entry
 
+    def forget(self, segment_id: str) -> None:
+        self.entries.pop(segment_id, None)
+
 
 @dataclass(frozen=True)
 class Grown:
@@ -95,7 +102,11 @@ class Grown:
 
     @property
     def new_head(self) -> SegmentHead:
-        return replace(self.head, version=self.head.version + self.joined)
+        return replace(self.head, version=self.head.version + self.joined, pages=self.pages)
+
+    @property
+    def pages(self) -> int:
+        return (self.head.pages or 0) + self.joined
 
 
 class _Placer:
@@ -105,9 +116,10 @@ class _Placer:
     that pages join is written back only once, when the promotion is finished.
     """
 
-    def __init__(self, known: Sequence[_Known], threshold: float) -> None:
+    def __init__(self, known: Sequence[_Known], threshold: float, max_pages: int) -> None:
         self.known = {k.head.segment_id: k for k in known}
         self.threshold = threshold
+        self.max_pages = max_pages
         self.views = {sid: _view(sid, k.top, k.head.created_at) for sid, k in self.known.items()}
         self.counts: dict[str, dict[str, int]] = {}
         self.joined: dict[str, int] = {}  # pages per segment joined, in the order first joined
@@ -128,6 +140,8 @@ class _Placer:
         self.counts[chosen] = counts = ranked(counts)
         self.views[chosen] = _view(chosen, frozenset(list(counts)[:32]), self.views[chosen].created_at)
         self.joined[chosen] = self.joined.get(chosen, 0) + 1
+        if (self.known[chosen].head.pages or 0) + self.joined[chosen] >= self.max_pages:
+            del self.views[chosen]  # full: the topic goes on in a new segment
         return chosen
 
     def finished(self) -> list[Grown]:
@@ -167,8 +181,10 @@ class Promoter:
             released = tx.release_stm(user, assistant, [t.memory_id for t in turns])
             turns = [t for t in turns if t.memory_id in released]  # another process may have moved some
             failpoint("stm_to_mtm.after_release")
-            heads = tx.segment_heads(user, assistant)
-            placer = _Placer(self._keywords.known(tx, heads), self.config.segment_similarity)
+            heads = tx.open_segment_heads(user, assistant, self.config.segment_max_pages)
+            placer = _Placer(
+                self._keywords.known(tx, heads), self.config.segment_similarity, self.config.segment_max_pages
+            )
             pages = [self._page_for(turn, placer.place(turn, now), run_id, now) for turn in turns]
             for turn, page in zip(turns, pages, strict=True):
                 tx.emit(self.drafts.promoted(run_id, turn, page))
@@ -177,11 +193,15 @@ class Promoter:
             grown = placer.finished()
             self.write_segments(tx, grown, user, assistant, now)
             evicted = 0
-            if len(heads) + sum(g.head.version == 0 for g in grown) > self.config.mtm_capacity:
+            created = any(g.head.version == 0 for g in grown)
+            if created and tx.segment_count(user, assistant) > self.config.mtm_capacity:
                 evicted = self._evict_cold_segments(tx, tx.segments(user, assistant), run_id, now)
             failpoint("stm_to_mtm.after_receipts")
         for g in grown:  # only now, committed: the cache never holds a version the store lacks
-            self._keywords.remember(g.new_head, g.keywords)
+            if g.pages >= self.config.segment_max_pages:
+                self._keywords.forget(g.head.segment_id)  # full: never placed into again
+            else:
+                self._keywords.remember(g.new_head, g.keywords)
         failpoint("stm_to_mtm.after_commit")
         log.info("promoted", boundary="stm_to_mtm", run_id=run_id, turns=len(turns), evicted=evicted)
         self.telemetry.annotate(run_id=run_id, count=len(turns), status="committed")
@@ -195,11 +215,10 @@ class Promoter:
         Their summaries are left stale for maintain() to refresh (Segment.summary_stale)."""
         for g in grown:
             if g.head.version == 0:
-                tx.put_segment(
-                    Segment(
-                        g.head.segment_id, user, assistant, g.keywords, "", 0, g.joined, now, now, g.joined
-                    )
+                segment = Segment(
+                    g.head.segment_id, user, assistant, g.keywords, "", 0, g.joined, now, now, g.joined
                 )
+                tx.put_segment(replace(segment, pages=g.joined))
         tx.grow_segments([(g.head.segment_id, g.keywords, g.joined) for g in grown if g.head.version])
 
     def _page_for(self, turn: Unit, segment_id: str, run_id: str, now: int) -> Unit:
@@ -236,20 +255,30 @@ class Promoter:
 
     # -- MTM -> LPM -----------------------------------------------------------------------------
     def hot_segments(self, now: int, only: Sequence[str] | None = None) -> list[Segment]:
+        config = self.config
         with self.store.read() as tx:
-            candidates = [tx.segment(s) for s in only] if only is not None else tx.all_segments()
-        threshold = self.config.heat_threshold
-        return [s for s in candidates if s is not None and segment_heat(self.config, s, now) >= threshold]
+            if only is not None:
+                candidates = [tx.segment(s) for s in only]
+            else:  # recency adds at most γ: segments below τ − γ by visits and pages cannot be hot
+                floor = config.heat_threshold - config.heat_gamma
+                candidates = list(tx.segments_heated(config.heat_alpha, config.heat_beta, floor))
+        threshold = config.heat_threshold
+        return [s for s in candidates if s is not None and segment_heat(config, s, now) >= threshold]
 
     @spanned("promotion", metric="promotion.duration", boundary="mtm_to_lpm")
     def distill(self, segment: Segment, now: int) -> int:
-        """Distil one hot segment into LPM records; returns the number of records written."""
+        """Distil the next batch of a hot segment's undistilled pages into LPM records; returns the
+        number of records written. Pages already distilled are never read again."""
         run_id = uuid7()
         with self.store.write("mtm_to_lpm_intent") as tx:
             current = tx.segment(segment.segment_id)
             if current is None or segment_heat(self.config, current, now) < self.config.heat_threshold:
                 return 0  # cooled down or evicted since it was chosen: nothing to do
-            pages = tx.pages(current.segment_id)
+            pages = tx.pages_after(
+                current.segment_id, current.distilled_through, self.config.distill_batch_pages
+            )
+            if not pages:
+                return 0  # hot by visits alone: everything it holds is distilled already
             if not tx.insert_intent(
                 Intent(run_id, "mtm_to_lpm", current.segment_id, current.version, OWNER, now)
             ):
@@ -272,21 +301,29 @@ class Promoter:
             [PageView(p.ref, p.role or "user", p.body, p.source_ids) for p in pages]
         )
         failpoint("mtm_to_lpm.after_distill")
-        return self._commit_distilled(run_id, current, distilled, now)
+        return self._commit_distilled(run_id, current, pages, distilled, now)
 
-    def _commit_distilled(self, run_id: str, expected: Segment, distilled: list[Distilled], now: int) -> int:
+    def _still_there(self, tx: Transaction, expected: Segment, pages: Sequence[Unit]) -> Segment | None:
+        """The segment, if the pages this run read are still its next undistilled ones. Pages that
+        joined it meanwhile come after them and do not matter; a forgotten or expired one does."""
+        current = tx.segment(expected.segment_id)
+        if current is None or current.distilled_through != expected.distilled_through:
+            return None
+        now_there = tx.pages_after(current.segment_id, current.distilled_through, len(pages))
+        return current if [p.ref for p in now_there] == [p.ref for p in pages] else None
+
+    def _commit_distilled(
+        self, run_id: str, expected: Segment, pages: Sequence[Unit], distilled: list[Distilled], now: int
+    ) -> int:
         user, assistant = expected.user_scope, expected.assistant_scope
         with self.store.write("mtm_to_lpm") as tx:
             if not tx.delete_intent(run_id):
                 return 0  # recovery reconciled this run while the work was slow: its verdict stands
-            current = tx.segment(expected.segment_id)
-            if current is None or current.version != expected.version:
-                # The segment changed under the slow work: reconcile by version, never blindly apply.
-                tx.emit(
-                    self.drafts.rollback(
-                        run_id, "mtm_to_lpm", user, assistant, source_present=current is not None
-                    )
-                )
+            current = self._still_there(tx, expected, pages)
+            if current is None:
+                # What it read changed under the slow work: reconcile, never blindly apply.
+                present = tx.segment(expected.segment_id) is not None
+                tx.emit(self.drafts.rollback(run_id, "mtm_to_lpm", user, assistant, source_present=present))
                 return 0
             written = [
                 self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now) for d in distilled
@@ -307,7 +344,7 @@ class Promoter:
             failpoint("mtm_to_lpm.after_records")
             for list_name in sorted({d.list_name for d in distilled}):
                 self._evict_list(tx, run_id, user, assistant, list_name)
-            tx.put_segment(replace(current, visits=0, interactions=0, last_visit_at=now))
+            tx.put_segment(self._distilled(expected, current, pages, now))
             if not written:
                 tx.emit(
                     self.drafts.base(
@@ -326,6 +363,19 @@ class Promoter:
         self.telemetry.annotate(run_id=run_id, count=len(written), status="committed")
         self.telemetry.count("promotions", len(written), boundary="mtm_to_lpm", status="committed")
         return len(written)
+
+    def _distilled(self, expected: Segment, current: Segment, pages: Sequence[Unit], now: int) -> Segment:
+        """The segment after this run: heat reset, read up to its last page. What is left to distil
+        is what the batch did not reach plus the pages that joined meanwhile."""
+        joined = max(0, current.interactions - expected.interactions)
+        left = undistilled_after(expected.interactions, len(pages), self.config.distill_batch_pages)
+        return replace(
+            current,
+            visits=0,
+            interactions=left + joined,
+            last_visit_at=now,
+            distilled_through=max(p.rowid or 0 for p in pages),
+        )
 
     def _write_record(
         self, tx: Transaction, run_id: str, item: Distilled, *, user: str, assistant: str, now: int
@@ -356,10 +406,9 @@ class Promoter:
         return unit, item.derived_from
 
     def _evict_list(self, tx: Transaction, run_id: str, user: str, assistant: str, list_name: str) -> None:
-        records = tx.list_records(user, assistant, list_name)
-        views = [RecordView(r.memory_id, r.reinforced, r.last_seen) for r in records]
-        doomed = set(evict_from_list(views, self.config.lpm_list_capacity))
-        for record in (r for r in records if r.memory_id in doomed):
+        views = [RecordView(*standing) for standing in tx.list_standing(user, assistant, list_name)]
+        doomed = evict_from_list(views, self.config.lpm_list_capacity)
+        for record in tx.units_by_ids(doomed) if doomed else ():  # only the leaving ones are read
             tx.delete_units([record.rowid or 0])
             tx.emit(self.drafts.removal(run_id, "evict", record, "capacity"))
             failpoint("lpm_evict.after_delete")

@@ -38,6 +38,8 @@ ENV_LLM_TIMEOUT = "MEMORYOS_LLM_TIMEOUT"
 DEFAULT_DB = "memoryos.db"
 Durability = Literal["full", "normal"]
 NoStoreMode = Literal["reject", "redact"]
+#: One distillation's pages are listed in its receipts' derivedFrom (about 41 bytes each).
+MAX_DISTILL_BATCH = 64
 _CHOICES: dict[str, tuple[str, ...]] = {
     "durability": ("full", "normal"),
     "no_store_mode": ("reject", "redact"),
@@ -58,6 +60,8 @@ class Config:
     heat_mu_seconds: float = 1e7
     heat_threshold: float = 5.0
     segment_similarity: float = 0.2
+    segment_max_pages: int = 256  # a full segment takes no more pages: one topic continues in a new one
+    distill_batch_pages: int = 32  # pages one distillation reads at most (oldest undistilled first)
     durability: Durability = "full"
     no_store_mode: NoStoreMode = "reject"
     no_store_families: frozenset[str] | None = None  # None: every family of the detector
@@ -87,6 +91,11 @@ class Config:
                 )
         if not 0 <= self.segment_similarity <= 1:
             raise ConfigError("config segment_similarity must be between 0 and 1")
+        if self.distill_batch_pages > MAX_DISTILL_BATCH:
+            raise ConfigError(
+                f"config distill_batch_pages must be at most {MAX_DISTILL_BATCH}: a distilled record's"
+                " receipt lists the pages it was built from, and a receipt line stays under 4 KB"
+            )
         if self.retired_after_days <= self.stale_after_days:
             raise ConfigError("config retired_after_days must exceed stale_after_days")
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import orjson
 import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -105,3 +106,19 @@ def test_no_store_bench_holds_its_floors() -> None:
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "| independent obfuscated |" in result.stdout  # the independent corpus was scored
+
+
+def test_remember_stays_flat_over_a_growing_conversation(tmp_path: Path) -> None:
+    """The scaling slice (issue 12): 3,000 turns of one topic in one scope. Before the fix the p99
+    grew 7x over this many turns, receipt bytes per turn 5.7x, and receipt lines reached 123 KB
+    (bench/results/scaling.md); the time margin is generous because a shared runner is noisy."""
+    out = tmp_path / "scaling.json"
+    args = [sys.executable, str(BENCH / "bench_scaling.py"), "--turns", "3000", "--window", "1000"]
+    result = subprocess.run(
+        [*args, "--out", "", "--json", str(out)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    figures = orjson.loads(out.read_bytes())
+    assert figures["longest_line"] <= 4096
+    assert figures["receipt_bytes_ratio"] <= 1.5
+    assert figures["p99_ratio"] <= 3.0, figures["windows"]

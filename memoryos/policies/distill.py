@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from memoryos.policies.text import sentences, summarize
+from memoryos.policies.text import keywords, sentences, tokens
 
 LISTS = ("profile", "user_knowledge", "assistant_knowledge")
+KNOWLEDGE_CHARS = 400
 _PROFILE = re.compile(
     r"\b(i am|i'm|my name is|i work|i live|i like|i love|i prefer|i hate|i use|i need|my favou?rite)\b",
     re.IGNORECASE,
@@ -56,6 +57,33 @@ def _record(list_name: str, body: str, pages: Sequence[PageView]) -> Distilled:
     )
 
 
+def extract(pages: Sequence[PageView], limit_chars: int = KNOWLEDGE_CHARS) -> tuple[str, list[PageView]]:
+    """The sentences that carry the most keyword weight, in their original order, and the pages
+    they came from: a record lists only the pages whose words it holds (as policies.text.summarize
+    ranks them, with the page of each sentence kept)."""
+    found = [(index, s) for index, page in enumerate(pages) for s in sentences(page.text)]
+    if not found:
+        return "", []
+    weights = keywords(" ".join(s for _, s in found))
+    scores = [sum(weights.get(w, 0) for w in set(tokens(s))) for _, s in found]
+    chosen: list[int] = []
+    size = 0
+    for i in sorted(range(len(found)), key=lambda i: (-scores[i], i)):
+        if size and size + len(found[i][1]) > limit_chars:
+            continue
+        chosen.append(i)
+        size += len(found[i][1]) + 1
+    chosen.sort()
+    body = " ".join(found[i][1] for i in chosen)[: limit_chars * 2]
+    return body, [pages[index] for index in sorted({found[i][0] for i in chosen})]
+
+
+def undistilled_after(undistilled: int, read: int, batch: int) -> int:
+    """Pages a segment still has to distil after one distillation read `read` of them (at most
+    `batch`): fewer than a batch means it read them all."""
+    return 0 if read < batch else max(0, undistilled - read)
+
+
 class ExtractiveSummarizer:
     """Profile facts are first-person sentences; knowledge is a keyword-ranked extract per role."""
 
@@ -72,7 +100,7 @@ class ExtractiveSummarizer:
             ("user_knowledge", user_pages),
             ("assistant_knowledge", [p for p in pages if p.role == "assistant"]),
         ):
-            body = summarize(p.text for p in role_pages)
+            body, used = extract(role_pages)
             if body:
-                out.append(_record(list_name, body, role_pages))
+                out.append(_record(list_name, body, used))
         return out

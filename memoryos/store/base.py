@@ -97,7 +97,21 @@ class Transaction(ABC):
     def pages(self, segment_id: str) -> list[Unit]: ...
 
     @abstractmethod
+    def pages_after(self, segment_id: str, after_rowid: int, limit: int) -> list[Unit]:
+        """At most `limit` pages of the segment stored after the page `after_rowid`, in the order
+        they were stored (the pages a distillation has not read yet)."""
+
+    @abstractmethod
+    def newest_pages(self, segment_id: str, limit: int) -> list[Unit]:
+        """The segment's newest `limit` pages, oldest of them first (as pages() orders them)."""
+
+    @abstractmethod
     def list_records(self, user: str, assistant: str, list_name: str) -> list[Unit]: ...
+
+    @abstractmethod
+    def list_standing(self, user: str, assistant: str, list_name: str) -> list[tuple[str, int, int]]:
+        """(memory id, reinforced, last seen) of each record of the list: what eviction ranks by,
+        without reading the records themselves."""
 
     @abstractmethod
     def list_record(self, user: str, assistant: str, list_name: str, digest: str) -> Unit | None: ...
@@ -184,6 +198,10 @@ class Transaction(ABC):
     def all_segments(self) -> list[Segment]: ...
 
     @abstractmethod
+    def segments_heated(self, alpha: float, beta: float, floor: float) -> list[Segment]:
+        """Segments with alpha·visits + beta·interactions >= floor (candidates for being hot)."""
+
+    @abstractmethod
     def segment(self, segment_id: str) -> Segment | None: ...
 
     @abstractmethod
@@ -196,13 +214,20 @@ class Transaction(ABC):
     def segment_heads(self, user: str, assistant: str) -> list[SegmentHead]: ...
 
     @abstractmethod
+    def open_segment_heads(self, user: str, assistant: str, max_pages: int) -> list[SegmentHead]:
+        """Heads (with their page counts) of the scope's segments holding fewer than `max_pages`."""
+
+    @abstractmethod
+    def segment_count(self, user: str, assistant: str) -> int: ...
+
+    @abstractmethod
     def segment_keywords(self, segment_id: str) -> dict[str, int]:
         """The segment's ranked keywords ({} if it is gone)."""
 
     @abstractmethod
     def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
         """(segment id, keywords, pages) each: pages joined it, so it gets these keywords and its
-        interactions and version go up by `pages` (visits untouched)."""
+        interactions, version and page count go up by `pages` (visits untouched)."""
 
     @abstractmethod
     def stale_summaries(self, limit: int) -> list[Segment]:

@@ -58,6 +58,11 @@ class Segment:
     # was at `summary_version` (0: never summarised), and `summary_degraded` says a fallback wrote it.
     summary_version: int = 0
     summary_degraded: bool = False
+    # Distillation is incremental: pages after `distilled_through` (a page's rowid, the store's
+    # insertion order) have not been distilled yet; `interactions` counts them. `pages` is how many
+    # the segment holds: a full one takes no more (Config.segment_max_pages).
+    pages: int = 0
+    distilled_through: int = 0
 
     @property
     def summary_stale(self) -> bool:
@@ -71,6 +76,7 @@ class SegmentHead:
     segment_id: str
     version: int
     created_at: int
+    pages: int | None = None  # how many pages it holds (None: not read)
 
 
 @dataclass(frozen=True)

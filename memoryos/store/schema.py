@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -238,6 +238,30 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
                 SELECT new.scope_token, 1, new.term_count WHERE new.terms IS NOT NULL
                 ON CONFLICT (scope_token) DO UPDATE SET docs = docs + 1, length = length + excluded.length;
         END;
+        """,
+    ),
+    (
+        # Bounded work per promotion (issue 12). A segment records how many pages it holds (a full
+        # one takes no more) and the last page its distillation has read (by rowid, the insertion
+        # order): the next distillation reads only the pages after it. An existing segment's
+        # `interactions` counted the pages joined since its last distillation, so its newest
+        # `interactions` pages are the undistilled ones.
+        "0006_incremental_distillation",
+        """
+        ALTER TABLE segments ADD COLUMN pages INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE segments ADD COLUMN distilled_through INTEGER NOT NULL DEFAULT 0;
+        UPDATE segments SET pages = counted.n
+            FROM (SELECT segment_id AS sid, count(*) AS n FROM units WHERE segment_id IS NOT NULL
+                  GROUP BY segment_id) AS counted
+            WHERE counted.sid = segments.segment_id;
+        UPDATE segments SET distilled_through = newest.page
+            FROM (SELECT rowid AS page, segment_id AS sid,
+                         row_number() OVER (PARTITION BY segment_id ORDER BY rowid DESC) AS n
+                  FROM units WHERE segment_id IS NOT NULL) AS newest
+            WHERE newest.sid = segments.segment_id AND newest.n = segments.interactions + 1;
+        CREATE INDEX segments_open ON segments (user_scope, assistant_scope, pages);
+        CREATE INDEX segments_stale ON segments (last_visit_at DESC, segment_id)
+            WHERE summary_version != version;
         """,
     ),
 )

@@ -33,9 +33,10 @@ from memoryos.failpoints import failpoint
 from memoryos.store import search_sqlite as search_sql
 from memoryos.store.base import Store, Transaction
 from memoryos.store.mark import ChainMark
-from memoryos.store.rows import CandidateRow, Intent, PageNote, Segment, SegmentHead, Unit
+from memoryos.store.rows import CandidateRow, Intent, PageNote, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
 from memoryos.store.sqlite_files import check_path, classify, fill_shared_memory, reserve_shared_memory
+from memoryos.store.sqlite_segments import SegmentRows
 from receipts import ChainHead, ReceiptError, seal_all
 
 _UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
@@ -108,25 +109,7 @@ def _in_chunks(ids: Sequence[str], size: int = 500) -> Iterator[tuple[Sequence[s
         yield chunk, ", ".join("?" * len(chunk))
 
 
-def _segment(row: Sequence[Any]) -> Segment:
-    sid, user, assistant, keywords, summary, visits, interactions, last_visit, created, version, sv, sd = row
-    return Segment(
-        sid,
-        user,
-        assistant,
-        orjson.loads(keywords),
-        summary,
-        visits,
-        interactions,
-        last_visit,
-        created,
-        version,
-        sv,
-        bool(sd),
-    )
-
-
-class SQLiteTransaction(Transaction):
+class SQLiteTransaction(SegmentRows, Transaction):
     """Domain operations inside one write transaction. Receipts are sealed just before COMMIT."""
 
     def __init__(self, conn: sqlite3.Connection, chain_id: str, key: bytes, clock: Callable[[], datetime]):
@@ -193,11 +176,31 @@ class SQLiteTransaction(Transaction):
     def pages(self, segment_id: str) -> list[Unit]:
         return self._units("segment_id = ? ORDER BY created_at, memory_id", (segment_id,))
 
+    def pages_after(self, segment_id: str, after_rowid: int, limit: int) -> list[Unit]:
+        # units_segment holds (segment_id, rowid): a range scan of the pages asked for, no more
+        return self._units(
+            "segment_id = ? AND rowid > ? ORDER BY rowid LIMIT ?", (segment_id, after_rowid, limit)
+        )
+
+    def newest_pages(self, segment_id: str, limit: int) -> list[Unit]:
+        newest = self._units(
+            "segment_id = ? ORDER BY created_at DESC, memory_id DESC LIMIT ?", (segment_id, limit)
+        )
+        return newest[::-1]
+
     def list_records(self, user: str, assistant: str, list_name: str) -> list[Unit]:
         return self._units(
             "user_scope = ? AND assistant_scope = ? AND list = ? AND tier = 'lpm'",
             (user, assistant, list_name),
         )
+
+    def list_standing(self, user: str, assistant: str, list_name: str) -> list[tuple[str, int, int]]:
+        rows = self._conn.execute(
+            "SELECT memory_id, reinforced, last_seen FROM units"
+            " WHERE user_scope = ? AND assistant_scope = ? AND list = ? AND tier = 'lpm'",
+            (user, assistant, list_name),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
 
     def list_record(self, user: str, assistant: str, list_name: str, digest: str) -> Unit | None:
         found = self._units(
@@ -373,77 +376,6 @@ class SQLiteTransaction(Transaction):
         self._conn.executemany("DELETE FROM unit_sources WHERE memory_id = ?", [(m,) for m in memory_ids])
 
     # -- segments -------------------------------------------------------------------------------
-    def segments(self, user: str, assistant: str) -> list[Segment]:
-        return [
-            _segment(r)
-            for r in self._conn.execute(
-                "SELECT * FROM segments WHERE user_scope = ? AND assistant_scope = ?", (user, assistant)
-            )
-        ]
-
-    def all_segments(self) -> list[Segment]:
-        return [_segment(r) for r in self._conn.execute("SELECT * FROM segments")]
-
-    def segment(self, segment_id: str) -> Segment | None:
-        row = self._conn.execute("SELECT * FROM segments WHERE segment_id = ?", (segment_id,)).fetchone()
-        return None if row is None else _segment(row)
-
-    def put_segment(self, segment: Segment) -> None:
-        self._conn.execute(
-            # An upsert updates the row in place: INSERT OR REPLACE would delete and re-insert it,
-            # rewriting both indexes, and every page it dirties is written to the WAL at commit.
-            "INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (segment_id)"
-            " DO UPDATE SET keywords = excluded.keywords, summary = excluded.summary,"
-            " visits = excluded.visits, interactions = excluded.interactions,"
-            " last_visit_at = excluded.last_visit_at, version = excluded.version,"
-            " summary_version = excluded.summary_version, summary_degraded = excluded.summary_degraded",
-            (
-                segment.segment_id,
-                segment.user_scope,
-                segment.assistant_scope,
-                orjson.dumps(segment.keywords).decode(),  # kept in ranked order (policies.text.ranked)
-                segment.summary,
-                segment.visits,
-                segment.interactions,
-                segment.last_visit_at,
-                segment.created_at,
-                segment.version,
-                segment.summary_version,
-                int(segment.summary_degraded),
-            ),
-        )
-
-    def segment_heads(self, user: str, assistant: str) -> list[SegmentHead]:
-        return [
-            SegmentHead(r[0], r[1], r[2])
-            for r in self._conn.execute(
-                "SELECT segment_id, version, created_at FROM segments"
-                " WHERE user_scope = ? AND assistant_scope = ?",
-                (user, assistant),
-            )
-        ]
-
-    def segment_keywords(self, segment_id: str) -> dict[str, int]:
-        found = self._one("SELECT keywords FROM segments WHERE segment_id = ?", (segment_id,))
-        return {} if found is None else dict(orjson.loads(found))
-
-    def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
-        self._conn.executemany(
-            "UPDATE segments SET keywords = ?, interactions = interactions + ?, version = version + ?"
-            " WHERE segment_id = ?",
-            [(orjson.dumps(keywords).decode(), pages, pages, sid) for sid, keywords, pages in grown],
-        )
-
-    def stale_summaries(self, limit: int) -> list[Segment]:
-        return [
-            _segment(r)
-            for r in self._conn.execute(
-                "SELECT * FROM segments WHERE summary_version != version"
-                " ORDER BY last_visit_at DESC, segment_id LIMIT ?",
-                (limit,),
-            )
-        ]
-
     def page_count(self, segment_id: str) -> int:
         return int(self._one("SELECT count(*) FROM units WHERE segment_id = ?", (segment_id,)))
 
@@ -465,15 +397,6 @@ class SQLiteTransaction(Transaction):
         self._conn.executemany(
             "INSERT OR REPLACE INTO page_notes VALUES (?, ?, ?, ?, ?)",
             [(n.memory_id, n.segment_id, n.summary, n.follows, int(n.degraded)) for n in notes],
-        )
-
-    def delete_segment(self, segment_id: str) -> None:
-        self._conn.execute("DELETE FROM segments WHERE segment_id = ?", (segment_id,))
-
-    def visit_segments(self, segment_ids: Sequence[str], now: int) -> None:
-        self._conn.executemany(
-            "UPDATE segments SET visits = visits + 1, last_visit_at = ? WHERE segment_id = ?",
-            [(now, s) for s in segment_ids],
         )
 
     # -- intents, tombstones, meta --------------------------------------------------------------
