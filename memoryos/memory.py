@@ -52,15 +52,27 @@ from memoryos.store.rows import CandidateRow, Unit
 from memoryos.store.sqlite import SQLiteStore
 from memoryos.store.sqlite_files import classify_os_error
 from memoryos.telemetry import AttributeValue, Telemetry, announced, new_file, spanned, traced
-from memoryos.timeutil import Clock, from_micros, in_range, seconds_to_micros, system_clock, to_micros
-from receipts import create_key_file, format_utc, read_key_file, uuid7
+from memoryos.timeutil import Clock, in_range, seconds_to_micros, system_clock, to_micros
+from memoryos.views import (
+    candidate_of,
+    candidate_texts,
+    current_version,
+    export_path,
+    reason_code,
+    record_of,
+    turn_of,
+    turn_order,
+    unit_fields,
+    utc_text,
+    valid_at,
+)
+from receipts import create_key_file, read_key_file, uuid7
 
 if TYPE_CHECKING:
     from memoryos.llm import Models
 
 log = get_logger()
 _REF = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[1-9][0-9]{0,9}$")
-_REASON = re.compile(r"^[a-z0-9_]{1,64}$")
 _OUTCOME = re.compile(r"^[a-z0-9_]{1,32}:[A-Za-z0-9._:@/=+-]{1,256}$")
 MAX_K = 1000
 
@@ -105,23 +117,6 @@ def open(
     if background:
         memory.start_background()
     return memory
-
-
-def _texts(candidate: capture.Candidate) -> list[str]:
-    return [t for t in (candidate.key, candidate.body, candidate.proof) if t]
-
-
-def _candidate(row: CandidateRow) -> Candidate:
-    return Candidate(
-        row.candidate_id,
-        row.kind,
-        row.key,
-        row.body,
-        row.proof,
-        row.status,
-        from_micros(row.created_at),
-        row.memory_id,
-    )
 
 
 def _models(config: Config) -> Models | None:
@@ -309,7 +304,7 @@ class Memory:
                     unit,
                     toTier="stm",
                     sourcePresent=True,
-                    waitUntilUtc=_utc(stm_policy.wait_until(created, idle)),
+                    waitUntilUtc=utc_text(stm_policy.wait_until(created, idle)),
                 )
             )
             occupancy = tx.count_stm(sk.user, sk.assistant)
@@ -364,7 +359,7 @@ class Memory:
         proof, source = self._screen_optional(sk, proof), self._screen_optional(sk, source)
         run_id = uuid7()
         with self.store.write("store") as tx:
-            current = _current(tx.key_versions(sk.user, sk.assistant, key))
+            current = current_version(tx.key_versions(sk.user, sk.assistant, key))
             decision = reconcile(None if current is None else current.body, body)
             if current is not None and decision is Reconcile.REINFORCE:
                 tx.update_unit(
@@ -428,19 +423,19 @@ class Memory:
         now = self._now()
         moment = now if as_of is None else to_micros(as_of, "as_of")
         with self.store.read() as tx:
-            unit = _valid_at(tx.key_versions(sk.user, sk.assistant, key), moment)
+            unit = valid_at(tx.key_versions(sk.user, sk.assistant, key), moment)
         if unit is None:
             return None
         if as_of is None and unit.kind in DECAYING_KINDS and unit.status in ("active", "stale"):
             unit = self.lifecycle.touch(unit, now)
-        return _record(unit)
+        return record_of(unit)
 
     @traced("search_memory", lambda versions: {"record_count": len(versions)})
     def history(self, scope: Scope, key: str) -> list[Record]:
         """Every version of `key`, oldest first (forgotten versions are gone)."""
         sk = self._scope(scope)
         with self.store.read() as tx:
-            return [_record(u) for u in tx.key_versions(sk.user, sk.assistant, validation.key(key))]
+            return [record_of(u) for u in tx.key_versions(sk.user, sk.assistant, validation.key(key))]
 
     @traced("update_memory", _describe)
     def correct(
@@ -468,7 +463,7 @@ class Memory:
             versions = tx.key_versions(sk.user, sk.assistant, target) or tx.id_versions(
                 sk.user, sk.assistant, target
             )
-            current = _current(versions)
+            current = current_version(versions)
             if current is None:
                 raise NotFound("no such key or memory id in this scope: put() it first")
             if current.tier != "lpm":
@@ -479,7 +474,7 @@ class Memory:
                 )
             unit = Unit(
                 **{
-                    **_fields(current),
+                    **unit_fields(current),
                     "version": current.version + 1,
                     "body": body,
                     "created_at": now,
@@ -515,7 +510,7 @@ class Memory:
         """
         sk = self._scope(scope)
         target = validation.key(key_or_id)
-        code = _reason_code(reason)
+        code = reason_code(reason)
         return self.lifecycle.forget(sk, target, code, self._now())
 
     @traced("delete_memory", _describe, delete_target="scope")
@@ -539,7 +534,7 @@ class Memory:
             if assistant is None
             else self._scopes.pseudonym("assistant", validation.identifier(assistant, "assistant", limit))
         )
-        return self.lifecycle.forget_scope(pseudo_user, pseudo_assistant, _reason_code(reason), self._now())
+        return self.lifecycle.forget_scope(pseudo_user, pseudo_assistant, reason_code(reason), self._now())
 
     # -- retrieval ---------------------------------------------------------------------------------
     @traced("search_memory", _describe, metric="recall.duration")
@@ -569,7 +564,9 @@ class Memory:
         decision = capture.decide(event)
         log.info("observed", rule=decision.rule, reason=decision.reason)
         found = decision.candidate
-        if found is None or any(nostore.scan(t, self.config.no_store_families) for t in _texts(found)):
+        if found is None or any(
+            nostore.scan(t, self.config.no_store_families) for t in candidate_texts(found)
+        ):
             return None
         row = CandidateRow(
             uuid7(),
@@ -584,7 +581,7 @@ class Memory:
         )
         with self.store.write("capture") as tx:
             tx.insert_candidate(row)
-        return _candidate(row)
+        return candidate_of(row)
 
     @spanned("candidates")
     def candidates(self, scope: Scope, *, status: str | None = "pending") -> list[Candidate]:
@@ -593,7 +590,7 @@ class Memory:
         if status not in (None, "pending", "approved", "rejected"):
             raise InvalidInput("status must be pending, approved, rejected or None")
         with self.store.read() as tx:
-            return [_candidate(r) for r in tx.candidates(sk.user, sk.assistant, status)]
+            return [candidate_of(r) for r in tx.candidates(sk.user, sk.assistant, status)]
 
     @spanned("approve")
     def approve(self, scope: Scope, candidate_id: str) -> Stored:
@@ -698,7 +695,7 @@ class Memory:
         self._live()
         from memoryos.portable import export_jsonl
 
-        target = _export_path(path)
+        target = export_path(path)
         return export_jsonl(self, target, None if scope is None else self._scope(scope), redacted, scope_key)
 
     @traced("create_memory", _describe)
@@ -717,7 +714,7 @@ class Memory:
     def export_receipts(self, path: str | os.PathLike[str], *, cursor: str = "default") -> int:
         """Append receipts not yet exported under `cursor` to a JSONL file (at-least-once)."""
         self._live()
-        return self.lifecycle.export_receipts(_export_path(path), cursor)
+        return self.lifecycle.export_receipts(export_path(path), cursor)
 
     @spanned("status")
     def status(self, top: int = 5) -> dict[str, Any]:
@@ -785,8 +782,8 @@ class Memory:
         now = self._now()
         with self.store.read() as tx:
             units = tx.session_units(sk.user, sk.assistant, sk.session)
-        turns = sorted((u for u in units if u.tier != "lpm" and _valid_at([u], now)), key=_turn_order)
-        return [_turn(u) for u in turns[-newest:]] if newest else [_turn(u) for u in turns]
+        turns = sorted((u for u in units if u.tier != "lpm" and valid_at([u], now)), key=turn_order)
+        return [turn_of(u) for u in turns[-newest:]] if newest else [turn_of(u) for u in turns]
 
     @traced("delete_memory", _describe)
     def forget_session(self, scope: Scope, *, reason: str = "user request") -> int:
@@ -796,84 +793,7 @@ class Memory:
         sk = self._scope(scope)
         if sk.session is None:
             raise InvalidInput("forget_session needs a scope with session=...: forget_scope() erases a scope")
-        return self.lifecycle.forget_session(sk, sk.session, _reason_code(reason), self._now())
-
-
-def _export_path(path: object) -> Path:
-    if not isinstance(path, str | os.PathLike) or not str(path).strip() or "\x00" in os.fsdecode(path):
-        raise InvalidInput("pass the export's file name, e.g. 'memories.jsonl'")
-    target = Path(path)
-    if target.is_dir():
-        raise InvalidInput(f"{target} is a directory: pass a file name, e.g. {target / 'memories.jsonl'}")
-    if not target.parent.is_dir():
-        raise InvalidInput(f"the folder {target.parent} does not exist: create it first")
-    return target
-
-
-def _utc(micros: int) -> str:
-    return format_utc(from_micros(micros))
-
-
-def _current(versions: Sequence[Unit]) -> Unit | None:
-    live = [u for u in versions if u.status != "superseded"]
-    return live[-1] if live else None
-
-
-def _valid_at(versions: Sequence[Unit], moment: int) -> Unit | None:
-    valid = [
-        u for u in versions if u.valid_from <= moment and (u.valid_until is None or moment < u.valid_until)
-    ]
-    return valid[-1] if valid else None
-
-
-def _fields(unit: Unit) -> dict[str, Any]:
-    return {name: getattr(unit, name) for name in unit.__dataclass_fields__ if name != "rowid"}
-
-
-def _reason_code(reason: object) -> str:
-    if not isinstance(reason, str):
-        raise InvalidInput("reason must be a short code such as 'user request' or 'gdpr'")
-    code = re.sub(r"[\s-]+", "_", reason.strip().lower())
-    if not _REASON.match(code):
-        raise InvalidInput(
-            "reason must be 1-64 letters, digits, spaces or underscores (it goes into receipts)"
-        )
-    return code
-
-
-def _record(unit: Unit) -> Record:
-    return Record(
-        memory_id=unit.memory_id,
-        key=unit.key or "",
-        body=unit.body,
-        kind=unit.kind or "fact",
-        version=unit.version,
-        status=unit.status,
-        confidence=unit.confidence or 0.0,
-        proof=unit.proof,
-        valid_from=from_micros(unit.valid_from),
-        valid_until=None if unit.valid_until is None else from_micros(unit.valid_until),
-        source=unit.source,
-        recorded_at=from_micros(unit.created_at),
-        reason=unit.reason,
-    )
-
-
-def _turn_order(unit: Unit) -> tuple[int, str]:
-    # A page keeps its turn's time; its own id is newer, so ties are broken by the turn's (UUIDv7) id.
-    return unit.created_at, unit.source_ids[0] if unit.source_ids else unit.memory_id
-
-
-def _turn(unit: Unit) -> Turn:
-    return Turn(
-        unit.memory_id,
-        unit.version,
-        unit.tier,
-        unit.role or "user",
-        unit.body,
-        from_micros(unit.created_at),
-        unit.source,
-    )
+        return self.lifecycle.forget_session(sk, sk.session, reason_code(reason), self._now())
 
 
 __all__ = ["Excluded", "Memory", "MemoryOSError", "open"]
