@@ -771,6 +771,7 @@ class Memory:
         self.close()
 
     # -- sessions (the OpenAI Agents session in memoryos.integrations) -------------------------------
+    @traced("search_memory", lambda turns: {"record_count": len(turns)})
     def session_turns(self, scope: Scope, *, limit: int | None = None) -> list[Turn]:
         """The valid turns of `scope`'s session, oldest first, whether still in STM or promoted to
         MTM pages (evicted or forgotten turns are gone). `limit` keeps the newest `limit`. A read,
@@ -785,7 +786,7 @@ class Memory:
         turns = sorted((u for u in units if u.tier != "lpm" and valid_at([u], now)), key=turn_order)
         return [turn_of(u) for u in turns[-newest:]] if newest else [turn_of(u) for u in turns]
 
-    @traced("delete_memory", _describe)
+    @traced("delete_memory", _describe, delete_target="session")
     def forget_session(self, scope: Scope, *, reason: str = "user request") -> int:
         """Erase every turn of `scope`'s session, in STM and MTM, and everything derived from them,
         as forget() does (tombstones and `forget` receipts keep ids, never content). Forgetting an

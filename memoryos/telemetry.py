@@ -10,7 +10,7 @@ queries, prompts, completions or raw user ids.
 
 Callers pass short attribute keys; the implementation maps them to their convention names:
 `store_id` -> gen_ai.memory.store.id, `record_id` -> gen_ai.memory.record.id, `record_count` ->
-gen_ai.memory.record.count, `delete_target` (record or scope) -> memoryos.delete.target; `boundary`,
+gen_ai.memory.record.count, `delete_target` (record, session or scope) -> memoryos.delete.target; `boundary`,
 `status`, `tier`, `count`, `run_id`, `reason` -> memoryos.*.
 Metric attributes are low-cardinality only (boundary, status, tier, reason, state): never ids.
 """

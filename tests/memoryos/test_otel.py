@@ -248,6 +248,10 @@ PUBLIC_CALLS: list[tuple[str, Call, str, dict[str, object]]] = [
      {"gen_ai.memory.record.id": lambda p: p.record.memory_id, "memoryos.delete.target": "record"}),
     ("forget an id", lambda p, _: p.mem.forget(SCOPE, p.turn.memory_id), "delete_memory",
      {"gen_ai.memory.record.id": lambda p: p.turn.memory_id, "memoryos.delete.target": "record"}),
+    ("session_turns", lambda p, _: p.mem.session_turns(SCOPE), "search_memory",
+     {"gen_ai.memory.record.count": "*"}),
+    ("forget_session", lambda p, _: p.mem.forget_session(SCOPE), "delete_memory",
+     {"memoryos.delete.target": "session", "gen_ai.memory.record.count": "*"}),
     ("forget_scope", lambda p, _: p.mem.forget_scope(user=SCOPE.user), "delete_memory",
      {"memoryos.delete.target": "scope", "gen_ai.memory.record.count": "*"}),
     ("observe", lambda p, _: p.mem.observe(SCOPE, {**DEPLOY_EVENT, "target": "third"}),
@@ -321,7 +325,7 @@ class TestConventions:
         with memoryos.open(tmp_path / "a.db") as source:
             source.put(SCOPE, "pref-CANARYKEY", "CANARYBODY prefers tabs")
             source.remember(SCOPE, "CANARYTXT a turn")
-            source.export(export)
+            source.export(export, redacted=False)  # a migration file: a redacted one carries no key
         with memoryos.open(tmp_path / "b.db", telemetry=sdk.telemetry) as mem:
             sdk.spans.clear()
             imported = mem.import_jsonl(export)
