@@ -205,7 +205,7 @@ class MemoryTools:
     def __init__(
         self,
         memory: memoryos.Memory,
-        scope: memoryos.Scope,
+        scope: memoryos.Scope | None,
         *,
         health_timeout: float = HEALTH_TIMEOUT_SECONDS,
     ) -> None:
@@ -213,7 +213,7 @@ class MemoryTools:
         self.scope = scope
         self.health_timeout = health_timeout
         self.auditor = HeldAudit(memory.path)
-        self.handlers: dict[str, Callable[[Any], Awaitable[dict[str, Any]]]] = {
+        self.handlers: dict[str, Callable[[memoryos.Scope, Any], Awaitable[dict[str, Any]]]] = {
             "memory_remember": self.remember,
             "memory_write": self.write,
             "memory_read": self.read,
@@ -221,41 +221,47 @@ class MemoryTools:
             "memory_health": self.health,
         }
 
-    async def remember(self, args: RememberArguments) -> dict[str, Any]:
-        stored = self.memory.remember(self.scope, args.text, role=args.role)
+    async def remember(self, scope: memoryos.Scope, args: RememberArguments) -> dict[str, Any]:
+        stored = self.memory.remember(scope, args.text, role=args.role)
         return {"memory_id": stored.memory_id, "version": stored.version, "ref": stored.ref}
 
-    async def write(self, args: WriteArguments) -> dict[str, Any]:
+    async def write(self, scope: memoryos.Scope, args: WriteArguments) -> dict[str, Any]:
         stored = self.memory.put(
-            self.scope, args.key, args.body, kind=args.kind, confidence=args.confidence, proof=args.proof
+            scope, args.key, args.body, kind=args.kind, confidence=args.confidence, proof=args.proof
         )
         return {"memory_id": stored.memory_id, "version": stored.version}
 
-    async def read(self, args: ReadArguments) -> dict[str, Any]:
+    async def read(self, scope: memoryos.Scope, args: ReadArguments) -> dict[str, Any]:
         if args.key is not None and args.query is None:
-            record = self.memory.get(self.scope, args.key)
+            record = self.memory.get(scope, args.key)
             return {"found": False} if record is None else {"found": True, "record": _record(record)}
         if args.query is not None and args.key is None:
             if not args.query.strip():  # the library's hint ("pass the text to remember") is for writes
                 raise memoryos.InvalidInput("query is empty: give the words to look for")
-            recall = self.memory.recall(self.scope, args.query, k=args.k)
+            recall = self.memory.recall(scope, args.query, k=args.k)
             return {"run_id": recall.run_id, "hits": [_hit(hit) for hit in recall.hits]}
         raise memoryos.InvalidInput("give exactly one of key (an exact record) or query (a search)")
 
-    async def forget(self, args: ForgetArguments) -> dict[str, Any]:
-        return {"erased_versions": self.memory.forget(self.scope, args.key_or_id, reason=args.reason)}
+    async def forget(self, scope: memoryos.Scope, args: ForgetArguments) -> dict[str, Any]:
+        return {"erased_versions": self.memory.forget(scope, args.key_or_id, reason=args.reason)}
 
-    async def health(self, _: HealthArguments) -> dict[str, Any]:
+    async def health(self, _scope: memoryos.Scope, _: HealthArguments) -> dict[str, Any]:
         return await self.auditor.health(self.health_timeout)
 
-    async def call(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
-        """Run one tool; every failure becomes an error result the model can read, never a traceback."""
+    async def call(
+        self, name: str, arguments: dict[str, Any] | None, scope: memoryos.Scope | None = None
+    ) -> CallToolResult:
+        """Run one tool for `scope` (default: the one the server was launched with); every failure
+        becomes an error result the model can read, never a traceback."""
+        scope = scope or self.scope
+        if scope is None:  # an HTTP call that reached here without a verified token: refuse, read nothing
+            return _error("no verified bearer token: this server serves no memory without one")
         spec = next((s for s in TOOLS if s.name == name), None)
         if spec is None:
             return _error(f"unknown tool {name!r}: the tools are {', '.join(s.name for s in TOOLS)}")
         try:
             args = spec.arguments.model_validate(arguments or {})
-            return _success(await self.handlers[name](args))
+            return _success(await self.handlers[name](scope, args))
         except ValidationError as exc:
             return _error(_arguments_message(name, exc))
         except (memoryos.MemoryOSError, ToolFailure) as exc:
@@ -408,7 +414,16 @@ def _report(output: bytes) -> dict[str, Any]:
 
 
 # -- the server -------------------------------------------------------------------------------------
-def build_server(tools: MemoryTools) -> Server[dict[str, Any]]:
+#: Which scope a request acts for: the launch scope over stdio, the token's grant over HTTP.
+ScopeOf = Callable[[ServerRequestContext[dict[str, Any]]], "memoryos.Scope | None"]
+
+
+def build_server(
+    tools: MemoryTools, scope_of: ScopeOf | None = None, *, scope_rule: str = _SCOPE_SENTENCE
+) -> Server[dict[str, Any]]:
+    """The server over `tools`; `scope_of` picks each request's scope (default: the launch scope) and
+    `scope_rule` tells the model where the scope comes from."""
+
     async def list_tools(
         ctx: ServerRequestContext[dict[str, Any]], params: PaginatedRequestParams | None
     ) -> ListToolsResult:
@@ -417,14 +432,15 @@ def build_server(tools: MemoryTools) -> Server[dict[str, Any]]:
     async def call_tool(
         ctx: ServerRequestContext[dict[str, Any]], params: CallToolRequestParams
     ) -> CallToolResult:
-        return await tools.call(params.name, params.arguments)
+        scope = tools.scope if scope_of is None else scope_of(ctx)
+        return await tools.call(params.name, params.arguments, scope)
 
     return Server(
         "memoryos",
         version=memoryos.__version__,
         instructions=(
             "Long-term memory for this conversation's user and assistant. "
-            f"{_SCOPE_SENTENCE} No tool argument can reach another user's or assistant's memory."
+            f"{scope_rule} No tool argument can reach another user's or assistant's memory."
         ),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
