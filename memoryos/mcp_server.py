@@ -42,13 +42,33 @@ from mcp.types import (
     Tool,
     ToolAnnotations,
 )
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
 import memoryos
 from memoryos import validation
 from memoryos.exit_codes import exit_code
+from memoryos.mcp_schemas import (
+    ContextArguments,
+    ContextOutput,
+    CorrectArguments,
+    ForgetArguments,
+    ForgetOutput,
+    HealthArguments,
+    HealthOutput,
+    HistoryArguments,
+    HistoryOutput,
+    ReadArguments,
+    ReadOutput,
+    RememberArguments,
+    StoredOutput,
+    TopicsArguments,
+    TopicsOutput,
+    WriteArguments,
+    WrittenOutput,
+    _Arguments,
+)
 from memoryos.mcp_stdio import stdio_transport
-from memoryos.memory import MAX_K, key_path_for
+from memoryos.memory import key_path_for
 from memoryos.settings import config_from_file, default_db_path, from_environment
 from receipts import read_key_file
 
@@ -83,40 +103,6 @@ class ToolFailure(Exception):
     """A tool could not answer for a reason the model can read (not a memoryos error)."""
 
 
-# -- arguments: one model per tool; the schema the model sees is the one that is enforced ---------
-class _Arguments(BaseModel):
-    # strict: "5" is not an int and true is not a number, as in the Python API (no coercion)
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class RememberArguments(_Arguments):
-    text: str = Field(description="the turn to remember, verbatim")
-    role: str = Field("user", description=f"who said it: {', '.join(sorted(validation.ROLES))}")
-
-
-class WriteArguments(_Arguments):
-    key: str = Field(description="the record's key, e.g. 'deploy:blyck'")
-    body: str = Field(description="the record's content")
-    kind: str = Field("fact", description=f"one of {', '.join(sorted(validation.DRAWER_KINDS))}")
-    confidence: float = Field(1.0, ge=0.0, le=1.0, description="how sure, from 0 to 1")
-    proof: str | None = Field(None, description="evidence for the record, e.g. 'exit 0'")
-
-
-class ReadArguments(_Arguments):
-    key: str | None = Field(None, description="an exact key; give this or query, not both")
-    query: str | None = Field(None, description="a search over every tier; give this or key, not both")
-    k: int = Field(5, ge=1, le=MAX_K, description="how many hits a query returns at most")
-
-
-class ForgetArguments(_Arguments):
-    key_or_id: str = Field(description="the key or memory id to erase")
-    reason: str = Field("user request", description="a short code kept in receipts, e.g. 'user request'")
-
-
-class HealthArguments(_Arguments):
-    pass
-
-
 # -- the tools as data: what each one does, and whether it writes or destroys ---------------------
 @dataclass(frozen=True)
 class ToolSpec:
@@ -124,6 +110,7 @@ class ToolSpec:
     description: str
     arguments: type[_Arguments]
     annotations: ToolAnnotations
+    output: type[BaseModel]
 
     def tool(self) -> Tool:
         return Tool(
@@ -131,6 +118,7 @@ class ToolSpec:
             title=self.annotations.title,
             description=self.description,
             input_schema=self.arguments.model_json_schema(),
+            output_schema=self.output.model_json_schema(),
             annotations=self.annotations,
         )
 
@@ -157,6 +145,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Returns memory_id, version and ref.",
         RememberArguments,
         _writes("Remember a turn"),
+        StoredOutput,
     ),
     ToolSpec(
         "memory_write",
@@ -165,6 +154,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         f"{_SCOPE_SENTENCE} Returns memory_id and version.",
         WriteArguments,
         _writes("Write a keyed record"),
+        WrittenOutput,
     ),
     ToolSpec(
         "memory_read",
@@ -173,6 +163,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         f"{_SCOPE_SENTENCE}",
         ReadArguments,
         _reads("Read memory"),
+        ReadOutput,
     ),
     ToolSpec(
         "memory_forget",
@@ -187,6 +178,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             idempotent_hint=True,
             open_world_hint=False,
         ),
+        ForgetOutput,
     ),
     ToolSpec(
         "memory_health",
@@ -194,6 +186,41 @@ TOOLS: tuple[ToolSpec, ...] = (
         "receipts read). Content-free: no memory text, keys or ids.",
         HealthArguments,
         _reads("Memory health"),
+        HealthOutput,
+    ),
+    ToolSpec(
+        "memory_context",
+        "Read only (the items are receipted as retrieved): the memory block to put in a prompt for a "
+        "query: drawer records whose key the query names, then the best recalled memories, whole items "
+        f"within budget_tokens. Returns text, refs, tokens and a run_id the host can cite. {_SCOPE_SENTENCE}",
+        ContextArguments,
+        _reads("Memory context for a prompt"),
+        ContextOutput,
+    ),
+    ToolSpec(
+        "memory_topics",
+        "Read only: what this scope's conversations have been about, hottest first: each topic's "
+        f"summary (empty until maintenance ran), keywords, pages and heat. {_SCOPE_SENTENCE}",
+        TopicsArguments,
+        _reads("Memory topics"),
+        TopicsOutput,
+    ),
+    ToolSpec(
+        "memory_history",
+        "Read only: every version of a keyed record, oldest first, with the reason each was written "
+        f"(forgotten versions are gone). {_SCOPE_SENTENCE}",
+        HistoryArguments,
+        _reads("Record history"),
+        HistoryOutput,
+    ),
+    ToolSpec(
+        "memory_correct",
+        "WRITES memory (a new version; the old one stays in history, valid until now): correct the "
+        "body of an existing keyed record by key or memory id. Secrets and personal data are refused. "
+        f"{_SCOPE_SENTENCE} Returns memory_id, version and ref.",
+        CorrectArguments,
+        _writes("Correct a record"),
+        StoredOutput,
     ),
 )
 
@@ -219,6 +246,10 @@ class MemoryTools:
             "memory_read": self.read,
             "memory_forget": self.forget,
             "memory_health": self.health,
+            "memory_context": self.context,
+            "memory_topics": self.topics,
+            "memory_history": self.history,
+            "memory_correct": self.correct,
         }
 
     async def remember(self, scope: memoryos.Scope, args: RememberArguments) -> dict[str, Any]:
@@ -247,6 +278,23 @@ class MemoryTools:
 
     async def health(self, _scope: memoryos.Scope, _: HealthArguments) -> dict[str, Any]:
         return await self.auditor.health(self.health_timeout)
+
+    async def context(self, scope: memoryos.Scope, args: ContextArguments) -> dict[str, Any]:
+        if not args.query.strip():
+            raise memoryos.InvalidInput("query is empty: give the words the next turn is about")
+        block = self.memory.context(scope, args.query, budget_tokens=args.budget_tokens, k=args.k)
+        return {"run_id": block.run_id, "text": block.text, "refs": list(block.refs), "tokens": block.tokens}
+
+    async def topics(self, scope: memoryos.Scope, args: TopicsArguments) -> dict[str, Any]:
+        return {"topics": [_topic(topic) for topic in self.memory.topics(scope, limit=args.limit)]}
+
+    async def history(self, scope: memoryos.Scope, args: HistoryArguments) -> dict[str, Any]:
+        versions = self.memory.history(scope, args.key)
+        return {"versions": [_record(r) | {"reason": r.reason} for r in versions]}
+
+    async def correct(self, scope: memoryos.Scope, args: CorrectArguments) -> dict[str, Any]:
+        stored = self.memory.correct(scope, args.key_or_id, args.body, reason=args.reason)
+        return {"memory_id": stored.memory_id, "version": stored.version, "ref": stored.ref}
 
     async def call(
         self, name: str, arguments: dict[str, Any] | None, scope: memoryos.Scope | None = None
@@ -284,6 +332,18 @@ def _record(record: memoryos.Record) -> dict[str, Any]:
         "proof": record.proof,
         "valid_from": record.valid_from.isoformat(),
         "valid_until": None if record.valid_until is None else record.valid_until.isoformat(),
+    }
+
+
+def _topic(topic: memoryos.Topic) -> dict[str, Any]:
+    return {
+        "segment_id": topic.segment_id,
+        "summary": topic.summary,
+        "keywords": list(topic.keywords),
+        "pages": topic.pages,
+        "heat": topic.heat,
+        "stale": topic.stale,
+        "degraded": topic.degraded,
     }
 
 
