@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the test extra
 import pytest
 from anyio.from_thread import start_blocking_portal
 
