@@ -47,6 +47,7 @@ from pydantic import BaseModel, ValidationError
 import memoryos
 from memoryos import validation
 from memoryos.exit_codes import exit_code
+from memoryos.mcp_resources import MemoryResources
 from memoryos.mcp_schemas import (
     ContextArguments,
     ContextOutput,
@@ -492,8 +493,12 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[dict[str, Any]], params: CallToolRequestParams
     ) -> CallToolResult:
-        scope = tools.scope if scope_of is None else scope_of(ctx)
-        return await tools.call(params.name, params.arguments, scope)
+        return await tools.call(params.name, params.arguments, scope(ctx))
+
+    def scope(ctx: ServerRequestContext[dict[str, Any]]) -> memoryos.Scope | None:
+        return tools.scope if scope_of is None else scope_of(ctx)
+
+    resources = MemoryResources(tools.memory, scope, _topic, _record)
 
     return Server(
         "memoryos",
@@ -504,6 +509,9 @@ def build_server(
         ),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_resources=resources.list_resources,
+        on_list_resource_templates=resources.list_templates,
+        on_read_resource=resources.read,
     )
 
 

@@ -19,7 +19,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, TextResourceContents
 
 import memoryos
 from memoryos.mcp_http import is_loopback, parse_address
@@ -60,6 +60,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     db = root / "memory.db"
     with memoryos.open(db) as mem:
         mem.put(ALICE, "deploy:blyck", "alice deploys blyck with make ship")
+        mem.put(ALICE, "editor:alice", "alice edits in helix")
     proc, url = start(db, tokens, "--http", "127.0.0.1:0")
     try:
         yield HttpServer(url=url, alice=alice, bob=bob, db=db)
@@ -124,6 +125,24 @@ def test_a_second_tenant_cannot_see_the_first_tenants_memory(server: HttpServer)
 def test_a_scope_argument_is_refused_over_http_too(server: HttpServer) -> None:
     result = call(server.url, server.bob, "memory_read", {"key": "deploy:blyck", "user": "alice"})
     assert result.is_error and "fixed" in json.dumps([c.model_dump() for c in result.content])
+
+
+def read_resource(url: str, token: str, uri: str) -> dict[str, Any]:
+    async def run() -> dict[str, Any]:
+        async with session(url, token) as client:
+            (content,) = (await client.read_resource(uri)).contents
+            assert isinstance(content, TextResourceContents)
+            value = json.loads(content.text)
+            assert isinstance(value, dict)
+            return value
+
+    return anyio.run(run)
+
+
+def test_resources_are_read_in_the_tokens_scope(server: HttpServer) -> None:
+    mine = read_resource(server.url, server.alice, "memory://drawer/editor:alice")
+    assert mine["found"] and mine["record"]["body"] == "alice edits in helix"
+    assert read_resource(server.url, server.bob, "memory://drawer/editor:alice") == {"found": False}
 
 
 @pytest.mark.parametrize("token", [None, "wrong-token", "Bearer"])
