@@ -107,10 +107,13 @@ def build_http_app(tools: MemoryTools, table: TokenTable, host: str, port: int) 
 
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
+    # without it every response pays Nagle against the client's delayed ACK (~40 ms a call).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(socket.SOMAXCONN)  # listening before the URL is printed: a client may connect at once
     except OSError as exc:
         sock.close()
         raise InvalidInput(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,7 +23,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextResourceContents
 
 import memoryos
-from memoryos.mcp_http import is_loopback, parse_address
+from memoryos.mcp_http import _bind, is_loopback, parse_address
 from memoryos.mcp_tokens import TokenFileError, add_token, hash_token, load_tokens
 
 ALICE = memoryos.Scope(user="alice", assistant="coder")
@@ -285,6 +286,17 @@ def test_an_empty_or_missing_token_file_is_refused(tmp_path: Path) -> None:
     empty.chmod(0o600)
     with pytest.raises(TokenFileError, match="grants no token"):
         load_tokens(empty)
+
+
+def test_the_socket_listens_before_the_url_is_printed_and_is_tcp_for_nodelay() -> None:
+    sock = _bind("127.0.0.1", 0)
+    try:
+        # a client may connect the moment it reads the URL (before uvicorn starts): it must not be refused
+        socket.create_connection(sock.getsockname(), timeout=5).close()
+        # asyncio sets TCP_NODELAY only on sockets whose proto is TCP; with 0, each call paid ~40 ms
+        assert sock.proto == socket.IPPROTO_TCP
+    finally:
+        sock.close()
 
 
 def test_addresses() -> None:
