@@ -32,6 +32,7 @@ from starlette.applications import Starlette
 import memoryos
 from memoryos.errors import InvalidInput
 from memoryos.mcp_server import MemoryTools, build_server
+from memoryos.mcp_server import _launch_scope as launch_scope
 from memoryos.mcp_tokens import TokenTable, load_tokens
 
 __all__ = [
@@ -145,6 +146,8 @@ def serve_http(
             file=sys.stderr,
         )
     table = load_tokens(token_file)  # refused before the store is opened or the port bound
+    for grant in table.grants:  # every granted id checked now, as stdio checks its one scope
+        launch_scope(grant.user, grant.assistant, None, config)
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
     with memoryos.open(db, config=config) as memory:

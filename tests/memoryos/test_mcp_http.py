@@ -307,3 +307,28 @@ def test_addresses() -> None:
             parse_address(bad)
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("10.0.0.1") and not is_loopback("example.com")
+
+
+def test_a_granted_id_the_store_would_refuse_stops_the_server_before_listening(tmp_path: Path) -> None:
+    tokens = tmp_path / "tokens.jsonl"
+    add_token(tokens, "u" * 100_000, "coder")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memoryos",
+            "mcp",
+            "--db",
+            str(tmp_path / "m.db"),
+            "--tokens",
+            str(tokens),
+            "--http",
+            "127.0.0.1:0",
+        ],
+        capture_output=True,
+        check=False,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0 and "user" in done.stderr and "listening" not in done.stderr
+    assert "Traceback" not in done.stderr and "u" * 100 not in done.stderr  # the id is not echoed
