@@ -332,3 +332,35 @@ def test_a_granted_id_the_store_would_refuse_stops_the_server_before_listening(t
     )
     assert done.returncode != 0 and "user" in done.stderr and "listening" not in done.stderr
     assert "Traceback" not in done.stderr and "u" * 100 not in done.stderr  # the id is not echoed
+
+
+def test_another_tenants_session_id_does_not_carry_its_scope(server: HttpServer) -> None:
+    base = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    alice = httpx2.post(
+        server.url, headers={**base, "authorization": f"Bearer {server.alice}"}, json=hello, timeout=30
+    )
+    session_id = alice.headers["mcp-session-id"]
+    read = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "memory_read", "arguments": {"key": "editor:alice"}},
+    }
+    headers = {
+        **base,
+        "authorization": f"Bearer {server.bob}",
+        "mcp-session-id": session_id,
+        "mcp-protocol-version": "2025-06-18",
+    }
+    stolen = httpx2.post(server.url, headers=headers, json=read, timeout=30)
+    assert "helix" not in stolen.text  # refused, or answered in bob's scope: never alice's record
