@@ -21,7 +21,7 @@ import orjson
 import memoryos
 from memoryos import validation
 from memoryos._version import __version__
-from memoryos.cli_args import pass_count, seconds_between_passes, ttl_seconds
+from memoryos.cli_args import MCP_OPTIONS, pass_count, seconds_between_passes, ttl_seconds
 from memoryos.cli_output import emit, flatten, reader_went_away
 from memoryos.exit_codes import exit_code
 from memoryos.settings import config_from_file, default_db_path
@@ -207,7 +207,23 @@ def cmd_mcp(args: argparse.Namespace) -> Any:
     from memoryos.mcp_sdk import require_sdk
 
     config = config_from_file(args.config)
+    if args.http is None:
+        if args.user is None or args.assistant is None or args.tokens or args.allow_remote:
+            raise memoryos.InvalidInput(
+                "memoryos mcp over stdio takes --user and --assistant (the fixed scope); --tokens and"
+                " --allow-remote go with --http HOST:PORT"
+            )
+    elif args.user or args.assistant or args.session or not args.tokens:
+        raise memoryos.InvalidInput(
+            "memoryos mcp --http takes --tokens FILE (each request's scope is its bearer token's grant),"
+            " not --user, --assistant or --session"
+        )
     require_sdk()
+    if args.http is not None:
+        from memoryos.mcp_http import serve_http
+
+        serve_http(args.db, args.http, args.tokens, allow_remote=args.allow_remote, config=config)
+        return None
     from memoryos.mcp_server import serve
 
     serve(args.db, args.user, args.assistant, args.session, config=config)
@@ -400,9 +416,10 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
     (
         "mcp",
         cmd_mcp,
-        "Serve this store to an agent over MCP (stdio); the scope is fixed here, at launch.",
-        True,
-        (),
+        "Serve this store to an agent over MCP: stdio with the scope fixed here, at launch, or"
+        " streamable HTTP (--http) with each request's scope from its bearer token.",
+        False,
+        MCP_OPTIONS,
     ),
     (
         "worker",

@@ -33,3 +33,24 @@ def pass_count(text: str) -> int:
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"{text!r} is not a count: give 0 (run until ^C) or more")
     return int(text)
+
+
+#: The options of `memoryos mcp`: the scope over stdio, or HTTP with the scope from bearer tokens.
+MCP_OPTIONS: tuple[tuple[tuple[str, ...], dict[str, object]], ...] = (
+    (("--user",), {"help": "stdio: the user whose memory this server serves (fixed; required)"}),
+    (("--assistant",), {"help": "stdio: the assistant whose memory this is (fixed; required)"}),
+    (("--session",), {"help": "stdio: the session id recorded with what this server stores (optional)"}),
+    (
+        ("--http",),
+        {
+            "metavar": "HOST:PORT",
+            "help": "serve streamable HTTP here instead of stdio (e.g. 127.0.0.1:8765; port 0: any free one);"
+            " each request's scope is its bearer token's grant in --tokens",
+        },
+    ),
+    (("--tokens",), {"help": "HTTP: the owner-only token file (JSON lines; see memoryos.mcp_tokens)"}),
+    (
+        ("--allow-remote",),
+        {"action": "store_true", "help": "HTTP: allow a non-loopback address (put TLS in front of it)"},
+    ),
+)

@@ -42,13 +42,34 @@ from mcp.types import (
     Tool,
     ToolAnnotations,
 )
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
 import memoryos
 from memoryos import validation
 from memoryos.exit_codes import exit_code
+from memoryos.mcp_resources import MemoryResources
+from memoryos.mcp_schemas import (
+    ContextArguments,
+    ContextOutput,
+    CorrectArguments,
+    ForgetArguments,
+    ForgetOutput,
+    HealthArguments,
+    HealthOutput,
+    HistoryArguments,
+    HistoryOutput,
+    ReadArguments,
+    ReadOutput,
+    RememberArguments,
+    StoredOutput,
+    TopicsArguments,
+    TopicsOutput,
+    WriteArguments,
+    WrittenOutput,
+    _Arguments,
+)
 from memoryos.mcp_stdio import stdio_transport
-from memoryos.memory import MAX_K, key_path_for
+from memoryos.memory import key_path_for
 from memoryos.settings import config_from_file, default_db_path, from_environment
 from receipts import read_key_file
 
@@ -83,40 +104,6 @@ class ToolFailure(Exception):
     """A tool could not answer for a reason the model can read (not a memoryos error)."""
 
 
-# -- arguments: one model per tool; the schema the model sees is the one that is enforced ---------
-class _Arguments(BaseModel):
-    # strict: "5" is not an int and true is not a number, as in the Python API (no coercion)
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class RememberArguments(_Arguments):
-    text: str = Field(description="the turn to remember, verbatim")
-    role: str = Field("user", description=f"who said it: {', '.join(sorted(validation.ROLES))}")
-
-
-class WriteArguments(_Arguments):
-    key: str = Field(description="the record's key, e.g. 'deploy:blyck'")
-    body: str = Field(description="the record's content")
-    kind: str = Field("fact", description=f"one of {', '.join(sorted(validation.DRAWER_KINDS))}")
-    confidence: float = Field(1.0, ge=0.0, le=1.0, description="how sure, from 0 to 1")
-    proof: str | None = Field(None, description="evidence for the record, e.g. 'exit 0'")
-
-
-class ReadArguments(_Arguments):
-    key: str | None = Field(None, description="an exact key; give this or query, not both")
-    query: str | None = Field(None, description="a search over every tier; give this or key, not both")
-    k: int = Field(5, ge=1, le=MAX_K, description="how many hits a query returns at most")
-
-
-class ForgetArguments(_Arguments):
-    key_or_id: str = Field(description="the key or memory id to erase")
-    reason: str = Field("user request", description="a short code kept in receipts, e.g. 'user request'")
-
-
-class HealthArguments(_Arguments):
-    pass
-
-
 # -- the tools as data: what each one does, and whether it writes or destroys ---------------------
 @dataclass(frozen=True)
 class ToolSpec:
@@ -124,6 +111,7 @@ class ToolSpec:
     description: str
     arguments: type[_Arguments]
     annotations: ToolAnnotations
+    output: type[BaseModel]
 
     def tool(self) -> Tool:
         return Tool(
@@ -131,6 +119,7 @@ class ToolSpec:
             title=self.annotations.title,
             description=self.description,
             input_schema=self.arguments.model_json_schema(),
+            output_schema=self.output.model_json_schema(),
             annotations=self.annotations,
         )
 
@@ -157,6 +146,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Returns memory_id, version and ref.",
         RememberArguments,
         _writes("Remember a turn"),
+        StoredOutput,
     ),
     ToolSpec(
         "memory_write",
@@ -165,6 +155,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         f"{_SCOPE_SENTENCE} Returns memory_id and version.",
         WriteArguments,
         _writes("Write a keyed record"),
+        WrittenOutput,
     ),
     ToolSpec(
         "memory_read",
@@ -173,6 +164,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         f"{_SCOPE_SENTENCE}",
         ReadArguments,
         _reads("Read memory"),
+        ReadOutput,
     ),
     ToolSpec(
         "memory_forget",
@@ -187,6 +179,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             idempotent_hint=True,
             open_world_hint=False,
         ),
+        ForgetOutput,
     ),
     ToolSpec(
         "memory_health",
@@ -194,6 +187,41 @@ TOOLS: tuple[ToolSpec, ...] = (
         "receipts read). Content-free: no memory text, keys or ids.",
         HealthArguments,
         _reads("Memory health"),
+        HealthOutput,
+    ),
+    ToolSpec(
+        "memory_context",
+        "Read only (the items are receipted as retrieved): the memory block to put in a prompt for a "
+        "query: drawer records whose key the query names, then the best recalled memories, whole items "
+        f"within budget_tokens. Returns text, refs, tokens and a run_id the host can cite. {_SCOPE_SENTENCE}",
+        ContextArguments,
+        _reads("Memory context for a prompt"),
+        ContextOutput,
+    ),
+    ToolSpec(
+        "memory_topics",
+        "Read only: what this scope's conversations have been about, hottest first: each topic's "
+        f"summary (empty until maintenance ran), keywords, pages and heat. {_SCOPE_SENTENCE}",
+        TopicsArguments,
+        _reads("Memory topics"),
+        TopicsOutput,
+    ),
+    ToolSpec(
+        "memory_history",
+        "Read only: every version of a keyed record, oldest first, with the reason each was written "
+        f"(forgotten versions are gone). {_SCOPE_SENTENCE}",
+        HistoryArguments,
+        _reads("Record history"),
+        HistoryOutput,
+    ),
+    ToolSpec(
+        "memory_correct",
+        "WRITES memory (a new version; the old one stays in history, valid until now): correct the "
+        "body of an existing keyed record by key or memory id. Secrets and personal data are refused. "
+        f"{_SCOPE_SENTENCE} Returns memory_id, version and ref.",
+        CorrectArguments,
+        _writes("Correct a record"),
+        StoredOutput,
     ),
 )
 
@@ -205,7 +233,7 @@ class MemoryTools:
     def __init__(
         self,
         memory: memoryos.Memory,
-        scope: memoryos.Scope,
+        scope: memoryos.Scope | None,
         *,
         health_timeout: float = HEALTH_TIMEOUT_SECONDS,
     ) -> None:
@@ -213,49 +241,76 @@ class MemoryTools:
         self.scope = scope
         self.health_timeout = health_timeout
         self.auditor = HeldAudit(memory.path)
-        self.handlers: dict[str, Callable[[Any], Awaitable[dict[str, Any]]]] = {
+        self.handlers: dict[str, Callable[[memoryos.Scope, Any], Awaitable[dict[str, Any]]]] = {
             "memory_remember": self.remember,
             "memory_write": self.write,
             "memory_read": self.read,
             "memory_forget": self.forget,
             "memory_health": self.health,
+            "memory_context": self.context,
+            "memory_topics": self.topics,
+            "memory_history": self.history,
+            "memory_correct": self.correct,
         }
 
-    async def remember(self, args: RememberArguments) -> dict[str, Any]:
-        stored = self.memory.remember(self.scope, args.text, role=args.role)
+    async def remember(self, scope: memoryos.Scope, args: RememberArguments) -> dict[str, Any]:
+        stored = self.memory.remember(scope, args.text, role=args.role)
         return {"memory_id": stored.memory_id, "version": stored.version, "ref": stored.ref}
 
-    async def write(self, args: WriteArguments) -> dict[str, Any]:
+    async def write(self, scope: memoryos.Scope, args: WriteArguments) -> dict[str, Any]:
         stored = self.memory.put(
-            self.scope, args.key, args.body, kind=args.kind, confidence=args.confidence, proof=args.proof
+            scope, args.key, args.body, kind=args.kind, confidence=args.confidence, proof=args.proof
         )
         return {"memory_id": stored.memory_id, "version": stored.version}
 
-    async def read(self, args: ReadArguments) -> dict[str, Any]:
+    async def read(self, scope: memoryos.Scope, args: ReadArguments) -> dict[str, Any]:
         if args.key is not None and args.query is None:
-            record = self.memory.get(self.scope, args.key)
+            record = self.memory.get(scope, args.key)
             return {"found": False} if record is None else {"found": True, "record": _record(record)}
         if args.query is not None and args.key is None:
             if not args.query.strip():  # the library's hint ("pass the text to remember") is for writes
                 raise memoryos.InvalidInput("query is empty: give the words to look for")
-            recall = self.memory.recall(self.scope, args.query, k=args.k)
+            recall = self.memory.recall(scope, args.query, k=args.k)
             return {"run_id": recall.run_id, "hits": [_hit(hit) for hit in recall.hits]}
         raise memoryos.InvalidInput("give exactly one of key (an exact record) or query (a search)")
 
-    async def forget(self, args: ForgetArguments) -> dict[str, Any]:
-        return {"erased_versions": self.memory.forget(self.scope, args.key_or_id, reason=args.reason)}
+    async def forget(self, scope: memoryos.Scope, args: ForgetArguments) -> dict[str, Any]:
+        return {"erased_versions": self.memory.forget(scope, args.key_or_id, reason=args.reason)}
 
-    async def health(self, _: HealthArguments) -> dict[str, Any]:
+    async def health(self, _scope: memoryos.Scope, _: HealthArguments) -> dict[str, Any]:
         return await self.auditor.health(self.health_timeout)
 
-    async def call(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
-        """Run one tool; every failure becomes an error result the model can read, never a traceback."""
+    async def context(self, scope: memoryos.Scope, args: ContextArguments) -> dict[str, Any]:
+        if not args.query.strip():
+            raise memoryos.InvalidInput("query is empty: give the words the next turn is about")
+        block = self.memory.context(scope, args.query, budget_tokens=args.budget_tokens, k=args.k)
+        return {"run_id": block.run_id, "text": block.text, "refs": list(block.refs), "tokens": block.tokens}
+
+    async def topics(self, scope: memoryos.Scope, args: TopicsArguments) -> dict[str, Any]:
+        return {"topics": [_topic(topic) for topic in self.memory.topics(scope, limit=args.limit)]}
+
+    async def history(self, scope: memoryos.Scope, args: HistoryArguments) -> dict[str, Any]:
+        versions = self.memory.history(scope, args.key)
+        return {"versions": [_record(r) | {"reason": r.reason} for r in versions]}
+
+    async def correct(self, scope: memoryos.Scope, args: CorrectArguments) -> dict[str, Any]:
+        stored = self.memory.correct(scope, args.key_or_id, args.body, reason=args.reason)
+        return {"memory_id": stored.memory_id, "version": stored.version, "ref": stored.ref}
+
+    async def call(
+        self, name: str, arguments: dict[str, Any] | None, scope: memoryos.Scope | None = None
+    ) -> CallToolResult:
+        """Run one tool for `scope` (default: the one the server was launched with); every failure
+        becomes an error result the model can read, never a traceback."""
+        scope = scope or self.scope
+        if scope is None:  # an HTTP call that reached here without a verified token: refuse, read nothing
+            return _error("no verified bearer token: this server serves no memory without one")
         spec = next((s for s in TOOLS if s.name == name), None)
         if spec is None:
             return _error(f"unknown tool {name!r}: the tools are {', '.join(s.name for s in TOOLS)}")
         try:
             args = spec.arguments.model_validate(arguments or {})
-            return _success(await self.handlers[name](args))
+            return _success(await self.handlers[name](scope, args))
         except ValidationError as exc:
             return _error(_arguments_message(name, exc))
         except (memoryos.MemoryOSError, ToolFailure) as exc:
@@ -278,6 +333,18 @@ def _record(record: memoryos.Record) -> dict[str, Any]:
         "proof": record.proof,
         "valid_from": record.valid_from.isoformat(),
         "valid_until": None if record.valid_until is None else record.valid_until.isoformat(),
+    }
+
+
+def _topic(topic: memoryos.Topic) -> dict[str, Any]:
+    return {
+        "segment_id": topic.segment_id,
+        "summary": topic.summary,
+        "keywords": list(topic.keywords),
+        "pages": topic.pages,
+        "heat": topic.heat,
+        "stale": topic.stale,
+        "degraded": topic.degraded,
     }
 
 
@@ -408,7 +475,16 @@ def _report(output: bytes) -> dict[str, Any]:
 
 
 # -- the server -------------------------------------------------------------------------------------
-def build_server(tools: MemoryTools) -> Server[dict[str, Any]]:
+#: Which scope a request acts for: the launch scope over stdio, the token's grant over HTTP.
+ScopeOf = Callable[[ServerRequestContext[dict[str, Any]]], "memoryos.Scope | None"]
+
+
+def build_server(
+    tools: MemoryTools, scope_of: ScopeOf | None = None, *, scope_rule: str = _SCOPE_SENTENCE
+) -> Server[dict[str, Any]]:
+    """The server over `tools`; `scope_of` picks each request's scope (default: the launch scope) and
+    `scope_rule` tells the model where the scope comes from."""
+
     async def list_tools(
         ctx: ServerRequestContext[dict[str, Any]], params: PaginatedRequestParams | None
     ) -> ListToolsResult:
@@ -417,17 +493,25 @@ def build_server(tools: MemoryTools) -> Server[dict[str, Any]]:
     async def call_tool(
         ctx: ServerRequestContext[dict[str, Any]], params: CallToolRequestParams
     ) -> CallToolResult:
-        return await tools.call(params.name, params.arguments)
+        return await tools.call(params.name, params.arguments, scope(ctx))
+
+    def scope(ctx: ServerRequestContext[dict[str, Any]]) -> memoryos.Scope | None:
+        return tools.scope if scope_of is None else scope_of(ctx)
+
+    resources = MemoryResources(tools.memory, scope, _topic, _record)
 
     return Server(
         "memoryos",
         version=memoryos.__version__,
         instructions=(
             "Long-term memory for this conversation's user and assistant. "
-            f"{_SCOPE_SENTENCE} No tool argument can reach another user's or assistant's memory."
+            f"{scope_rule} No tool argument can reach another user's or assistant's memory."
         ),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_resources=resources.list_resources,
+        on_list_resource_templates=resources.list_templates,
+        on_read_resource=resources.read,
     )
 
 

@@ -45,3 +45,14 @@ def test_openai_agents_session_keeps_the_conversation_then_clears_it(tmp_path: P
     assert "run 2: You asked about the weather in Oslo." in out
     assert "kinds: ['function_call', 'function_call_output', 'message']" in out
     assert "after clear_session: 0 items" in out
+
+
+def test_mcp_client_writes_corrects_and_builds_a_prompt_block(tmp_path: Path) -> None:
+    db = tmp_path / "mcp.db"
+    out = run_example("mcp_client.py", db)
+    assert "versions: ['blyck deploys with make ship', 'blyck deploys with make release']" in out
+    assert "context: [deploy:blyck] blyck deploys with make release" in out
+    with memoryos.open(db) as mem:  # written through the server, in the scope its command line fixed
+        record = mem.get(memoryos.Scope(user="alice", assistant="example-agent"), "deploy:blyck")
+        assert record is not None and record.version == 2
+        assert mem.check() == []

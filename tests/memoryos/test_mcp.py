@@ -36,7 +36,17 @@ from memoryos.mcp_stdio import reply_for
 ALICE = memoryos.Scope(user="alice", assistant="coder")
 BOB = memoryos.Scope(user="bob", assistant="coder")
 ALICE_WRITER = memoryos.Scope(user="alice", assistant="writer")
-TOOL_NAMES = {"memory_remember", "memory_write", "memory_read", "memory_forget", "memory_health"}
+TOOL_NAMES = {
+    "memory_remember",
+    "memory_write",
+    "memory_read",
+    "memory_forget",
+    "memory_health",
+    "memory_context",
+    "memory_topics",
+    "memory_history",
+    "memory_correct",
+}
 STATES = set(AUDIT_STATES)
 
 
@@ -114,7 +124,7 @@ def others_untouched(db: Path) -> None:
 
 
 # -- listing -------------------------------------------------------------------------------------
-def test_the_server_lists_exactly_the_five_memory_tools(client: Client) -> None:
+def test_the_server_lists_exactly_the_memory_tools(client: Client) -> None:
     assert {tool.name for tool in client.tools()} == TOOL_NAMES
 
 

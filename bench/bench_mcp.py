@@ -1,0 +1,146 @@
+"""MCP over streamable HTTP (issue 16): a tool call's p50 through the SDK's HTTP client against a
+real `memoryos mcp --http` process on loopback, beside the same call in process (`MemoryTools.call`
+on the same store file), interleaved call by call in one run (the machine is noisy).
+
+Reported per tool call: p50 over HTTP, p50 in process, and the median of the per-pair overheads
+(HTTP minus in process) and ratios. Goal (issue 16): overhead <= 5 ms on loopback.
+
+    python bench/bench_mcp.py                  # 400 interleaved pairs per call, 3 runs
+    python bench/bench_mcp.py --pairs 50 --runs 1   # a quick smoke run
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+import memoryos
+from memoryos.mcp_server import MemoryTools
+from memoryos.mcp_tokens import add_token
+
+ALICE = memoryos.Scope(user="alice", assistant="coder")
+CALLS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("memory_read key", "memory_read", {"key": "deploy:blyck"}),
+    ("memory_read query", "memory_read", {"query": "how is blyck deployed", "k": 5}),
+    ("memory_context", "memory_context", {"query": "blyck deploy", "budget_tokens": 200}),
+)
+GOAL_MS = 5.0
+
+
+def seed(db: Path) -> None:
+    with memoryos.open(db) as mem:
+        mem.put(ALICE, "deploy:blyck", "blyck deploys with make release")
+        for i in range(200):
+            mem.remember(ALICE, f"note {i}: the blyck release train moved to friday, ticket {i * 7}")
+        mem.maintain()
+
+
+def start_server(db: Path, tokens: Path) -> tuple[subprocess.Popen[str], str]:
+    command = [
+        sys.executable,
+        "-m",
+        "memoryos",
+        "mcp",
+        "--db",
+        str(db),
+        "--tokens",
+        str(tokens),
+        "--http",
+        "127.0.0.1:0",
+    ]
+    proc = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    if "listening on " not in line:
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line}{proc.stderr.read()}")
+    return proc, line.split("listening on ", 1)[1].strip()
+
+
+async def measure(url: str, token: str, db: Path, pairs: int) -> dict[str, dict[str, float]]:
+    results: dict[str, dict[str, float]] = {}
+    headers = {"Authorization": f"Bearer {token}"}
+    with memoryos.open(db) as mem:
+        tools = MemoryTools(mem, ALICE)
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            streamable_http_client(url, http_client=http) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            for label, name, arguments in CALLS:
+                over_http: list[float] = []
+                in_process: list[float] = []
+                for i in range(pairs + 10):  # the first 10 pairs warm both paths and are dropped
+                    t0 = time.perf_counter()
+                    remote = await session.call_tool(name, arguments)
+                    t1 = time.perf_counter()
+                    local = await tools.call(name, arguments)
+                    t2 = time.perf_counter()
+                    assert not remote.is_error and not local.is_error
+                    if i >= 10:
+                        over_http.append((t1 - t0) * 1000)
+                        in_process.append((t2 - t1) * 1000)
+                results[label] = {
+                    "http_p50": statistics.median(over_http),
+                    "inproc_p50": statistics.median(in_process),
+                    "overhead_p50": statistics.median(
+                        h - p for h, p in zip(over_http, in_process, strict=True)
+                    ),
+                    "ratio_p50": statistics.median(h / p for h, p in zip(over_http, in_process, strict=True)),
+                }
+    return results
+
+
+def one_run(pairs: int) -> dict[str, dict[str, float]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        db, tokens = root / "team.db", root / "tokens.jsonl"
+        seed(db)
+        token = add_token(tokens, "alice", "coder", "bench")
+        proc, url = start_server(db, tokens)
+        try:
+            return anyio.run(measure, url, token, db, pairs)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+            assert proc.stderr is not None
+            proc.stderr.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pairs", type=int, default=400)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    runs = [one_run(args.pairs) for _ in range(args.runs)]
+    print(
+        f"python {platform.python_version()}, {args.runs} run(s) of {args.pairs} interleaved pairs per call"
+    )
+    print("| call | HTTP p50 (ms) | in process p50 (ms) | overhead p50 (ms) | ratio p50 | goal <= 5 ms |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for label, _, _ in CALLS:
+        med = {field: statistics.median(run[label][field] for run in runs) for field in runs[0][label]}
+        verdict = "met" if med["overhead_p50"] <= GOAL_MS else "NOT met"
+        print(
+            f"| {label} | {med['http_p50']:.2f} | {med['inproc_p50']:.2f} | {med['overhead_p50']:.2f} |"
+            f" {med['ratio_p50']:.1f}x | {verdict} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
