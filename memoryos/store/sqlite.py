@@ -377,6 +377,17 @@ class SQLiteTransaction(SegmentRows, Transaction):
         moved = self._conn.executemany(_TURN_INTO_PAGE, [_page_update(rowid, page) for rowid, page in moves])
         if moved.rowcount != len(moves):
             raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
+        # a turn a raw INSERT wrote since open has no terms yet: its page is indexed now, as an
+        # inserted page would be (the update trigger fires for these rows only)
+        unindexed: set[int] = set()
+        for start in range(0, len(moves), 500):  # well under the bound-parameter limit
+            part = [rowid for rowid, _ in moves[start : start + 500]]
+            sql = f"SELECT rowid FROM units WHERE terms IS NULL AND rowid IN ({', '.join('?' * len(part))})"
+            unindexed.update(r for (r,) in self._conn.execute(sql, part))  # units_unindexed: cheap
+        self._conn.executemany(
+            "UPDATE units SET terms = ?, term_count = ? WHERE rowid = ?",
+            [(*search_sql.unit_index_values(page), rowid) for rowid, page in moves if rowid in unindexed],
+        )
         self._conn.executemany(_INSERT_SOURCE, [pair for _, u in moves for pair in _sources(u)])
 
     def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool:

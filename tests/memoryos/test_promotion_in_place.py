@@ -88,3 +88,19 @@ class TestOrderOfPages:
                 pages = tx.pages_after(first.segments[0], 0, 10)
             # distillation reads a segment's pages by rowid: the later page must not hide before it
             assert [p.source_ids for p in pages] == [(earlier.memory_id,), (later.memory_id,)]
+
+
+class TestUnindexedTurns:
+    def test_a_turn_written_without_terms_is_indexed_as_its_page(self, tmp_path: Path) -> None:
+        with opened(tmp_path, stm_capacity=50) as mem:
+            turn = mem.remember(ALICE, f"{TOPIC} unindexed")
+            with sqlite3.connect(mem.path) as conn:  # as a raw INSERT since open would leave it
+                conn.execute(
+                    "UPDATE units SET terms = NULL, term_count = 0 WHERE memory_id = ?", (turn.memory_id,)
+                )
+            assert mem.recall(ALICE, "unindexed").hits == []
+            key = mem._scopes(ALICE)
+            with mem.store.read() as tx:
+                stm = tx.stm_turns(key.user, key.assistant)
+            mem.promoter.promote_turns(stm, int(datetime(2026, 6, 2, tzinfo=UTC).timestamp() * 1e6))
+            assert [h.source_ids for h in mem.recall(ALICE, "unindexed").hits] == [(turn.memory_id,)]
