@@ -204,21 +204,23 @@ def raw_move(conn: sqlite3.Connection, rows: list[tuple[str, str, str]], *, inde
     body = orjson.dumps({"boundary": "stm_to_mtm", "pad": ""})
     body = body[:-2] + b"x" * (RECEIPT_BYTES - len(body)) + body[-2:]
     segment, run_id = uuid7(), uuid7()
+    pages = [(uuid7(), turn, text) for turn, text, _ in rows]
     conn.execute("BEGIN IMMEDIATE")
     start = conn.execute("SELECT coalesce(max(seq), 0) FROM raw_receipts").fetchone()[0]
     conn.executemany(
         "INSERT INTO units (memory_id, version, tier, user_scope, assistant_scope, role, segment_id, body,"
         " source_ids, derived_from, created_at, valid_from, last_seen, run_id)"
         " VALUES (?, 1, 'mtm', 'raw', 'raw', 'user', ?, ?, ?, ?, 0, 0, 0, ?)",
-        [(uuid7(), segment, text, f'["{turn}"]', f'["{turn}@1"]', run_id) for turn, text, _ in rows],
+        [(page, segment, text, f'["{turn}"]', f'["{turn}@1"]', run_id) for page, turn, text in pages],
     )
     if indexed:
         conn.executemany(
             "DELETE FROM raw_move_fts WHERE rowid = (SELECT rowid FROM units WHERE memory_id = ?)",
             [(m,) for m, _, _ in rows],
         )
-        conn.execute(
-            "INSERT INTO raw_move_fts (rowid, body) SELECT rowid, body FROM units WHERE run_id = ?", (run_id,)
+        conn.executemany(
+            "INSERT INTO raw_move_fts (rowid, body) SELECT rowid, body FROM units WHERE memory_id = ?",
+            [(page,) for page, _, _ in pages],
         )
     conn.executemany("DELETE FROM units WHERE memory_id = ?", [(m,) for m, _, _ in rows])
     conn.executemany(

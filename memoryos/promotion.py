@@ -1,7 +1,9 @@
 """STM -> MTM (FIFO, one transaction) and MTM -> LPM (heat, intent + out-of-transaction distillation).
 
 Each promotion is one commit that inserts the destination, releases the source and writes the
-receipts. Distillation may be slow (a model, later), so it runs between a committed `started`
+receipts. An STM turn's page is its own row rewritten in place (new memory id, tier, segment and
+lineage; same body, key and kind, hence the same search postings), so a move costs the search
+index nothing; see Promoter._move for the one case where the page is inserted anew. Distillation may be slow (a model, later), so it runs between a committed `started`
 intent and that commit; recovery reconciles an intent left open by its run id and segment version.
 
 The work of one promotion is bounded whatever the size of the conversation (issue 12): placement
