@@ -3,8 +3,9 @@
 Each promotion is one commit that inserts the destination, releases the source and writes the
 receipts. An STM turn's page is its own row rewritten in place (new memory id, tier, segment and
 lineage; same body, key and kind, hence the same search postings), so a move costs the search
-index nothing; see Promoter._move for the one case where the page is inserted anew. Distillation may be slow (a model, later), so it runs between a committed `started`
-intent and that commit; recovery reconciles an intent left open by its run id and segment version.
+index nothing; see Promoter._move for the one case where the page is inserted anew.
+Distillation may be slow (a model, later), so it runs between a committed `started` intent and
+that commit; recovery reconciles an intent left open by its run id and segment version.
 
 The work of one promotion is bounded whatever the size of the conversation (issue 12): placement
 reads only the scope's open segments (a full one takes no more pages), and a distillation reads
