@@ -146,12 +146,13 @@ def measure_remember(
 
 def measure_promotion(
     mem: memoryos.Memory, raw: sqlite3.Connection, samples: int, rng: random.Random
-) -> tuple[float, float, int]:
-    """A full STM (7 turns) moved by the library vs a raw transaction moving the same rows + receipts."""
+) -> tuple[float, float, int, float]:
+    """A full STM (7 turns) moved by the library vs a raw transaction moving the same rows + receipts,
+    and vs the same raw move that also keeps a full-text index of its own (see raw_move)."""
     scope = memoryos.Scope(user="promo-user", assistant="bench")
     key = mem._scopes(scope)
     capacity = mem.config.stm_capacity
-    ours, base, commits = [], [], []
+    ours, base, commits, indexed = [], [], [], []
     for _ in range(samples):
         with mem.store.write("fill") as tx:  # put 7 turns into STM without triggering promotion
             for _ in range(capacity):
@@ -164,11 +165,15 @@ def measure_promotion(
         commits.append(mem.store.commits - before)
         rows = raw_setup(raw, capacity, rng)
         base.append(timed(lambda r=rows: raw_move(raw, r)))  # type: ignore[misc]
-    return statistics.median(ours), statistics.median(base), max(commits)
+        rows = raw_setup(raw, capacity, rng, indexed=True)
+        indexed.append(timed(lambda r=rows: raw_move(raw, r, indexed=True)))  # type: ignore[misc]
+    return statistics.median(ours), statistics.median(base), max(commits), statistics.median(indexed)
 
 
-def raw_setup(conn: sqlite3.Connection, count: int, rng: random.Random) -> list[tuple[str, str, str]]:
-    """Untimed: put `count` turns into STM for the raw move to take."""
+def raw_setup(
+    conn: sqlite3.Connection, count: int, rng: random.Random, *, indexed: bool = False
+) -> list[tuple[str, str, str]]:
+    """Untimed: put `count` turns into STM for the raw move to take (and into its index)."""
     rows = [(uuid7(), sentence(rng), uuid7()) for _ in range(count)]
     conn.execute("BEGIN IMMEDIATE")
     conn.executemany(
@@ -176,6 +181,11 @@ def raw_setup(conn: sqlite3.Connection, count: int, rng: random.Random) -> list[
         " valid_from, last_seen, run_id) VALUES (?, 1, 'stm', 'raw', 'raw', ?, 0, 0, 0, ?)",
         rows,
     )
+    if indexed:
+        conn.executemany(
+            "INSERT INTO raw_move_fts (rowid, body) SELECT rowid, body FROM units WHERE memory_id = ?",
+            [(m,) for m, _, _ in rows],
+        )
     conn.execute("COMMIT")
     return rows
 
@@ -183,21 +193,35 @@ def raw_setup(conn: sqlite3.Connection, count: int, rng: random.Random) -> list[
 RECEIPT_BYTES = 734  # the size of a sealed stm_to_mtm receipt line (ids, scopes, chain, MAC)
 
 
-def raw_move(conn: sqlite3.Connection, rows: list[tuple[str, str, str]]) -> None:
+def raw_move(conn: sqlite3.Connection, rows: list[tuple[str, str, str]], *, indexed: bool = False) -> None:
     """Timed: one transaction that inserts the same page rows the library writes (segment, role and
     lineage columns filled), deletes the turns and inserts one pre-rendered receipt of the same size
-    per page. No placement, no sealing: the floor for moving these rows durably."""
+    per page. No placement, no sealing: the floor for moving these rows durably.
+
+    `indexed`: the same move by a raw application that keeps its rows findable, as memoryos does: a
+    plain FTS5 table over the bodies, the turns' entries deleted and the pages' added (what memoryos's
+    own FTS5 triggers did before migration 0005, when the raw move's units rows paid them too)."""
     body = orjson.dumps({"boundary": "stm_to_mtm", "pad": ""})
     body = body[:-2] + b"x" * (RECEIPT_BYTES - len(body)) + body[-2:]
     segment, run_id = uuid7(), uuid7()
+    pages = [(uuid7(), turn, text) for turn, text, _ in rows]
     conn.execute("BEGIN IMMEDIATE")
     start = conn.execute("SELECT coalesce(max(seq), 0) FROM raw_receipts").fetchone()[0]
     conn.executemany(
         "INSERT INTO units (memory_id, version, tier, user_scope, assistant_scope, role, segment_id, body,"
         " source_ids, derived_from, created_at, valid_from, last_seen, run_id)"
         " VALUES (?, 1, 'mtm', 'raw', 'raw', 'user', ?, ?, ?, ?, 0, 0, 0, ?)",
-        [(uuid7(), segment, text, f'["{turn}"]', f'["{turn}@1"]', run_id) for turn, text, _ in rows],
+        [(page, segment, text, f'["{turn}"]', f'["{turn}@1"]', run_id) for page, turn, text in pages],
     )
+    if indexed:
+        conn.executemany(
+            "DELETE FROM raw_move_fts WHERE rowid = (SELECT rowid FROM units WHERE memory_id = ?)",
+            [(m,) for m, _, _ in rows],
+        )
+        conn.executemany(
+            "INSERT INTO raw_move_fts (rowid, body) SELECT rowid, body FROM units WHERE memory_id = ?",
+            [(page,) for page, _, _ in pages],
+        )
     conn.executemany("DELETE FROM units WHERE memory_id = ?", [(m,) for m, _, _ in rows])
     conn.executemany(
         "INSERT INTO raw_receipts VALUES (?, ?)", [(start + i + 1, body) for i in range(len(rows))]
@@ -270,6 +294,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             mem = open_filled(folder, size, many, args.durability)
             raw = raw_connection(mem.path, args.durability)
             raw.execute("CREATE TABLE IF NOT EXISTS raw_receipts (seq INTEGER PRIMARY KEY, body BLOB)")
+            raw.execute("CREATE VIRTUAL TABLE IF NOT EXISTS raw_move_fts USING fts5 (body)")
             runs = [measure_remember(mem, raw, args.samples, rng) for _ in range(args.runs)]
             results["remember"][size] = {
                 "p50_us": statistics.median(r[0] for r in runs) * 1e6,
@@ -285,6 +310,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "raw_p50_us": statistics.median(p[1] for p in promo) * 1e6,
                     "ratio": statistics.median(p[0] / p[1] for p in promo),
                     "commits_per_promotion": max(p[2] for p in promo),
+                    "raw_indexed_p50_us": statistics.median(p[3] for p in promo) * 1e6,
+                    "ratio_indexed": statistics.median(p[0] / p[3] for p in promo),
                 }
             raw.close()
             mem.close()
@@ -331,6 +358,10 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> str:
     lines.append(
         f"| full-STM promotion p50 (7 turns) | {p['p50_us']:.0f} µs | {p['raw_p50_us']:.0f} µs (raw move +"
         f" receipts) | {p['ratio']:.2f}x | <= 2x, {p['commits_per_promotion']} commit |"
+    )
+    lines.append(
+        f"| full-STM promotion p50 (7 turns) | {p['p50_us']:.0f} µs | {p['raw_indexed_p50_us']:.0f} µs (raw"
+        f" move + receipts + FTS5 index) | {p['ratio_indexed']:.2f}x | |"
     )
     r = results["recall"]
     lines.append(

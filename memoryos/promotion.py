@@ -1,8 +1,11 @@
 """STM -> MTM (FIFO, one transaction) and MTM -> LPM (heat, intent + out-of-transaction distillation).
 
 Each promotion is one commit that inserts the destination, releases the source and writes the
-receipts. Distillation may be slow (a model, later), so it runs between a committed `started`
-intent and that commit; recovery reconciles an intent left open by its run id and segment version.
+receipts. An STM turn's page is its own row rewritten in place (new memory id, tier, segment and
+lineage; same body, key and kind, hence the same search postings), so a move costs the search
+index nothing; see Promoter._move for the one case where the page is inserted anew.
+Distillation may be slow (a model, later), so it runs between a committed `started` intent and
+that commit; recovery reconciles an intent left open by its run id and segment version.
 
 The work of one promotion is bounded whatever the size of the conversation (issue 12): placement
 reads only the scope's open segments (a full one takes no more pages), and a distillation reads
@@ -14,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -153,6 +157,26 @@ def _view(segment_id: str, keywords: frozenset[str], created_at: int) -> segment
     return segment_policy.SegmentView(segment_id, keywords, 0.0, created_at)
 
 
+def _in_place(
+    turns: Sequence[Unit], pages: Sequence[Unit], last_pages: dict[str, int]
+) -> tuple[list[tuple[int, Unit]], list[tuple[Unit, Unit]]]:
+    """Split a promotion's moves: (rowid, page) rewritten in place, (turn, page) deleted and
+    inserted. A page keeps its turn's rowid only if that comes after every page its segment holds,
+    so each segment's pages stay in rowid order of joining (see Promoter._move)."""
+    last = dict(last_pages)
+    in_place: list[tuple[int, Unit]] = []
+    reinserted: list[tuple[Unit, Unit]] = []
+    for turn, page in zip(turns, pages, strict=True):
+        segment, rowid = page.segment_id or "", turn.rowid or 0
+        if rowid > last.get(segment, 0):
+            in_place.append((rowid, page))
+            last[segment] = rowid
+        else:  # inserted after every row there is: later pages of this segment must follow it
+            reinserted.append((turn, page))
+            last[segment] = sys.maxsize
+    return in_place, reinserted
+
+
 def content_hash(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).casefold().encode()).hexdigest()
 
@@ -178,8 +202,9 @@ class Promoter:
         user, assistant = turns[0].user_scope, turns[0].assistant_scope
         failpoint("stm_to_mtm.begin")
         with self.store.write("stm_to_mtm") as tx:
-            released = tx.release_stm(user, assistant, [t.memory_id for t in turns])
-            turns = [t for t in turns if t.memory_id in released]  # another process may have moved some
+            held = tx.stm_rowids(user, assistant, [t.memory_id for t in turns])
+            # another process may have moved some; the write lock keeps the rest ours until commit
+            turns = [replace(t, rowid=held[t.memory_id]) for t in turns if t.memory_id in held]
             failpoint("stm_to_mtm.after_release")
             heads = tx.open_segment_heads(user, assistant, self.config.segment_max_pages)
             placer = _Placer(
@@ -188,7 +213,7 @@ class Promoter:
             pages = [self._page_for(turn, placer.place(turn, now), run_id, now) for turn in turns]
             for turn, page in zip(turns, pages, strict=True):
                 tx.emit(self.drafts.promoted(run_id, turn, page))
-            tx.insert_units(pages)
+            self._move(tx, user, assistant, turns, pages)
             failpoint("stm_to_mtm.after_pages")
             grown = placer.finished()
             self.write_segments(tx, grown, user, assistant, now)
@@ -208,6 +233,21 @@ class Promoter:
         self.telemetry.count("promotions", len(turns), boundary="stm_to_mtm", status="committed")
         self.telemetry.count("evictions", evicted, tier="mtm")
         return StmOutcome(len(turns), tuple(g.head.segment_id for g in grown), evicted)
+
+    @staticmethod
+    def _move(
+        tx: Transaction, user: str, assistant: str, turns: Sequence[Unit], pages: Sequence[Unit]
+    ) -> None:
+        """Each turn's row becomes its page in place (no index work: same words, same scope), unless
+        that would put the page before a page its segment already holds: distillation reads a
+        segment's pages by rowid, so such a turn is deleted and its page inserted anew (at the end)."""
+        in_place, reinserted = _in_place(
+            turns, pages, tx.last_pages(sorted({p.segment_id or "" for p in pages}))
+        )
+        if reinserted:
+            tx.release_stm(user, assistant, [turn.memory_id for turn, _ in reinserted])
+            tx.insert_units([page for _, page in reinserted])
+        tx.turn_into_pages(in_place)
 
     @staticmethod
     def write_segments(tx: Transaction, grown: Sequence[Grown], user: str, assistant: str, now: int) -> None:

@@ -174,6 +174,19 @@ class Transaction(ABC):
         """Delete these turns from the scope's STM; returns the ids that were there to delete."""
 
     @abstractmethod
+    def stm_rowids(self, user: str, assistant: str, memory_ids: Sequence[str]) -> dict[str, int]:
+        """The rowid of each of these turns still in the scope's STM (a promotion's claim)."""
+
+    @abstractmethod
+    def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
+        """The highest page rowid of each of these segments that holds a page."""
+
+    @abstractmethod
+    def turn_into_pages(self, moves: Sequence[tuple[int, Unit]]) -> None:
+        """Rewrite each STM turn's row (by rowid) as its page, in place: same body, key and kind,
+        so the same index terms, and the search postings stay as they are."""
+
+    @abstractmethod
     def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool: ...
 
     @abstractmethod

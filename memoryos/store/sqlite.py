@@ -81,6 +81,29 @@ def _row(unit: Unit) -> list[Any]:
     return values
 
 
+_PAGE_COLUMNS = (
+    "memory_id",
+    "version",
+    "tier",
+    "segment_id",
+    "source_ids",
+    "derived_from",
+    "run_id",
+    "last_seen",
+)
+_TURN_INTO_PAGE = (
+    f"UPDATE units SET {', '.join(f'{c} = ?' for c in _PAGE_COLUMNS)} WHERE rowid = ? AND tier = 'stm'"
+)
+
+
+def _page_update(rowid: int, page: Unit) -> list[Any]:
+    values: list[Any] = [getattr(page, c) for c in _PAGE_COLUMNS]
+    for i, name in enumerate(_PAGE_COLUMNS):
+        if name in _JSON_COLUMNS:
+            values[i] = orjson.dumps(values[i]).decode()
+    return [*values, rowid]
+
+
 def _sources(unit: Unit) -> list[tuple[str, str]]:
     return [(s, unit.memory_id) for s in _lineage(unit) if s != unit.memory_id]
 
@@ -330,6 +353,42 @@ class SQLiteTransaction(SegmentRows, Transaction):
                 )
             )
         return released
+
+    def stm_rowids(self, user: str, assistant: str, memory_ids: Sequence[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for chunk, marks in _in_chunks(memory_ids):
+            found.update(
+                self._conn.execute(
+                    "SELECT memory_id, rowid FROM units WHERE tier = 'stm' AND user_scope = ?"
+                    f" AND assistant_scope = ? AND memory_id IN ({marks})",
+                    (user, assistant, *chunk),
+                ).fetchall()
+            )
+        return found
+
+    def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
+        sql = "SELECT max(rowid) FROM units WHERE segment_id = ?"  # units_segment: one seek each
+        found = {s: self._conn.execute(sql, (s,)).fetchone()[0] for s in segment_ids}
+        return {s: int(r) for s, r in found.items() if r is not None}
+
+    def turn_into_pages(self, moves: Sequence[tuple[int, Unit]]) -> None:
+        # `terms` is not written, so the index triggers (AFTER UPDATE OF terms) do not fire: the
+        # page has the turn's body, key and kind, hence its postings, under the same rowid.
+        moved = self._conn.executemany(_TURN_INTO_PAGE, [_page_update(rowid, page) for rowid, page in moves])
+        if moved.rowcount != len(moves):
+            raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
+        # a turn a raw INSERT wrote since open has no terms yet: its page is indexed now, as an
+        # inserted page would be (the update trigger fires for these rows only)
+        unindexed: set[int] = set()
+        for start in range(0, len(moves), 500):  # well under the bound-parameter limit
+            part = [rowid for rowid, _ in moves[start : start + 500]]
+            sql = f"SELECT rowid FROM units WHERE terms IS NULL AND rowid IN ({', '.join('?' * len(part))})"
+            unindexed.update(r for (r,) in self._conn.execute(sql, part))  # units_unindexed: cheap
+        self._conn.executemany(
+            "UPDATE units SET terms = ?, term_count = ? WHERE rowid = ?",
+            [(*search_sql.unit_index_values(page), rowid) for rowid, page in moves if rowid in unindexed],
+        )
+        self._conn.executemany(_INSERT_SOURCE, [pair for _, u in moves for pair in _sources(u)])
 
     def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool:
         return (

@@ -180,6 +180,8 @@ class TestUpgrade:
     def test_a_store_made_by_the_previous_release_opens_and_recalls(self, tmp_path: Path) -> None:
         for source in FIXTURES.glob("store-0.1.0.db*"):
             shutil.copy(source, tmp_path / source.name)
+        # git checks the key out as 0644, which a store refuses: restore it as a backup is restored
+        (tmp_path / "store-0.1.0.db.receipt-key").chmod(0o600)
         later = FakeClock(start=datetime(2026, 12, 1, tzinfo=UTC))  # the fixture was written 2026-11-02
         with memoryos.open(tmp_path / "store-0.1.0.db", clock=later) as mem:
             alice = memoryos.Scope(user="alice", assistant="coder")
