@@ -219,7 +219,10 @@ def _valid(obj: dict[str, Any], expected_prev: str | None = None) -> bool:
         return False
     if not (_is_int(obj["seq"]) and _real_day(at[:10])):
         return False
-    return all(check(obj[name]) for name, check in _UNIQUE_OPTIONAL if name in obj)
+    for name, check in _UNIQUE_OPTIONAL:
+        if name in obj and not check(obj[name]):
+            return False
+    return True
 
 
 _UNIQUE_OPTIONAL = (
