@@ -185,6 +185,7 @@ class Engine:
         self._flush_notes(run)
 
     def _take(self, f: Facts, canonical: bytes, uncertain: str | None = None, where: str = "") -> None:
+        # The hot path, once per receipt: the MAC, time and scope steps are written out here.
         link = hashlib.sha256(canonical).hexdigest()
         self.last_link = link
         if self._chains.add(f.chain_id, f.seq, f.prev, link, run=f.run_id, rid=f.receipt_id) == DUPLICATE:
@@ -193,31 +194,50 @@ class Engine:
             if self._notes:
                 self._flush_notes(self._run(f.run_id))
             return
-        if self._key is not None and not self._mac_ok(f, canonical):
-            self._untrusted(f)
-            return
-        self._place_in_time(f)
+        if self._key is not None:
+            mac = self._mac_state.copy()  # the key's inner and outer pads, hashed once per audit
+            mac.update(canonical)
+            if f.mac is None or not hmac.compare_digest(f.mac, mac.hexdigest()):
+                self._untrusted(f)
+                return
+        at = f.at
+        if at < self._max_at:
+            self._place_in_time(f)
+        else:
+            self._max_at = at
+            if not self._min_at:
+                self._min_at = at
         self._n += 1
-        if f.source_version is not None and f.source_version not in self._versions:
-            self._versions.add(f.source_version)
+        version = f.source_version
+        if version is not None and version not in self._versions:
+            self._versions.add(version)
         run = self._run(f.run_id)
-        self._flush_notes(run)
+        if self._notes:
+            self._flush_notes(run)
         if uncertain is not None:  # usable for the rules all the same: precedence picks the verdict
             run.add(finding("evidence.invalid", (f.receipt_id,), f"{where}: {uncertain}"))
-        self._check_expiry(run, f)
-        scope = self._scope(f)
-        if scope is not None:
-            if run.scope is None:
-                run.scope, run.scope_rid = scope, f.receipt_id
-            elif run.scope != scope:
-                run.add(
-                    finding(
-                        "scope.run", (run.scope_rid, f.receipt_id), "receipts of this run carry two scopes"
-                    )
-                )
+        cut = self._times.expiry_cut
+        if cut is not None:
+            self._check_expiry(run, f)
+        scope = self._run_scope(run, f)
         self._boundary(run, f, scope)
         if self._ordered and self._n % self._sweep_every == 0:
             self._sweep()
+
+    def _run_scope(self, run: _Run, f: Facts) -> Scope | None:
+        """The receipt's scope (one shared tuple per scope), checked against its run's."""
+        user, assistant = f.user_scope, f.assistant_scope
+        if user is None and assistant is None:
+            return None
+        key = (user, assistant)
+        scope = self._scopes.setdefault(key, key)
+        if run.scope is None:
+            run.scope, run.scope_rid = scope, f.receipt_id
+        elif run.scope != scope:
+            run.add(
+                finding("scope.run", (run.scope_rid, f.receipt_id), "receipts of this run carry two scopes")
+            )
+        return scope
 
     def _untrusted(self, f: Facts) -> None:
         """Forged or damaged: it keeps its place in the chain, but no rule may believe it."""
@@ -239,13 +259,6 @@ class Engine:
             if not self._min_at:
                 self._min_at = at
 
-    def _mac_ok(self, f: Facts, canonical: bytes) -> bool:
-        if f.mac is None:
-            return False
-        mac = self._mac_state.copy()  # the key's inner and outer pads, hashed once per audit
-        mac.update(canonical)
-        return hmac.compare_digest(f.mac, mac.hexdigest())
-
     def _check_expiry(self, run: _Run, f: Facts) -> None:
         cut = self._times.expiry_cut
         if cut is not None and f.at < cut and not run.flags & _EXPIRED:
@@ -255,12 +268,6 @@ class Engine:
                     "evidence.expired", (f.receipt_id,), f"evidence from {f.at} is older than the maximum age"
                 )
             )
-
-    def _scope(self, f: Facts) -> Scope | None:
-        if f.user_scope is None and f.assistant_scope is None:
-            return None
-        scope = (f.user_scope, f.assistant_scope)
-        return self._scopes.setdefault(scope, scope)
 
     # ---- boundaries --------------------------------------------------------------------------
     def _boundary(self, run: _Run, f: Facts, scope: Scope | None) -> None:

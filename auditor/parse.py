@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from receipts import FIELDS, Problem, canonical_bytes, problems
+from receipts.canonical import canonical_from_line
 from receipts.jsonl import MAX_LINE_BYTES
 from receipts.model import MAX_REFS, REQUIRED, SHAPE_FIELDS
 
@@ -169,6 +170,29 @@ def _shape_ok(shape: tuple[Any, ...], obj: Mapping[str, Any]) -> bool:
     return ok
 
 
+_SHAPE_KEYS = (
+    "schema",
+    "boundary",
+    "status",
+    "sourceVersion",
+    "chainId",
+    "userScope",
+    "assistantScope",
+    "fromTier",
+    "toTier",
+    "sourcePresent",
+    "degraded",
+    "reason",
+    "outcomeReceipt",
+)
+# The required ids and time of every receipt in one match (a space never matches inside a part, so
+# each part must match its own pattern); with and without prev, which is usually the known link.
+_IDS_AT = re.compile(_UUID_RE.pattern + " " + _UUID_RE.pattern + " " + _TIME_RE.pattern).fullmatch
+_IDS_AT_PREV = re.compile(
+    _UUID_RE.pattern + " " + _UUID_RE.pattern + " " + _TIME_RE.pattern + " " + _HEX64_RE.pattern
+).fullmatch
+
+
 def _valid(obj: dict[str, Any], expected_prev: str | None = None) -> bool:
     """True only if `problems(obj)` is empty; cheap for streams of similar receipts."""
     keys = obj.keys()
@@ -176,41 +200,34 @@ def _valid(obj: dict[str, Any], expected_prev: str | None = None) -> bool:
         return False
     get = obj.get
     # bools are part of the shape by type too, so that 1 and True do not share a cached verdict
-    sp, dg = get("sourcePresent"), get("degraded")
     shape = (
-        get("schema"),
-        get("boundary"),
-        get("status"),
-        get("sourceVersion"),
-        get("chainId"),
-        get("userScope"),
-        get("assistantScope"),
-        get("fromTier"),
-        get("toTier"),
-        sp,
-        type(sp),
-        dg,
-        type(dg),
-        get("reason"),
-        get("outcomeReceipt"),
+        *map(get, _SHAPE_KEYS),
+        type(get("sourcePresent")),
+        type(get("degraded")),
         "dependsOnVersion" in obj,
         "waitUntilUtc" in obj,
     )
     if not _shape_ok(shape, obj):
         return False
-    prev = obj["prev"]
-    if not (
-        _is_uuid(obj["receiptId"])
-        and _is_uuid(obj["runId"])
-        and _is_int(obj["seq"])
-        and _is_time(obj["atUtc"])
-        and (
-            (prev == expected_prev and prev is not None)
-            or (isinstance(prev, str) and _HEX64_RE.fullmatch(prev) is not None)
-        )
-    ):
+    return _unique_ok(obj, expected_prev)
+
+
+def _unique_ok(obj: dict[str, Any], expected_prev: str | None) -> bool:
+    """The fields whose values differ in every receipt (their keys are known to be present)."""
+    rid, run, at, prev = obj["receiptId"], obj["runId"], obj["atUtc"], obj["prev"]
+    if not (isinstance(rid, str) and isinstance(run, str) and isinstance(at, str)):
         return False
-    return all(check(obj[name]) for name, check in _UNIQUE_OPTIONAL if name in obj)
+    if prev == expected_prev and prev is not None:
+        if _IDS_AT(f"{rid} {run} {at}") is None:
+            return False
+    elif not isinstance(prev, str) or _IDS_AT_PREV(f"{rid} {run} {at} {prev}") is None:
+        return False
+    if not (_is_int(obj["seq"]) and _real_day(at[:10])):
+        return False
+    for name, check in _UNIQUE_OPTIONAL:  # noqa: SIM110  # a plain loop: no generator per receipt
+        if name in obj and not check(obj[name]):
+            return False
+    return True
 
 
 _UNIQUE_OPTIONAL = (
@@ -252,7 +269,9 @@ def _worded(found: list[Problem]) -> str:
     return detail + (f" (+{len(found) - 3} more)" if len(found) > 3 else "")
 
 
-def _canonical(obj: dict[str, Any]) -> bytes:
+def _canonical(obj: dict[str, Any], raw: bytes | None = None) -> bytes:
+    if raw is not None:
+        return canonical_from_line(raw, obj)  # the line's own bytes when they are canonical
     if "mac" in obj:
         return canonical_bytes(obj)
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)  # the same bytes, one copy fewer
@@ -268,8 +287,8 @@ def _usable_despite(obj: dict[str, Any], found: list[Problem]) -> Parsed:
     return Parsed(facts, _canonical(obj), "receipt usable, but " + _worded(found))
 
 
-def from_object(obj: object, expected_prev: str | None = None) -> Parsed | Bad:
-    """Facts from a decoded object (a JSONL line, or a row of a store's outbox)."""
+def from_object(obj: object, expected_prev: str | None = None, raw: bytes | None = None) -> Parsed | Bad:
+    """Facts from a decoded object (a JSONL line, or a row of a store's outbox); `raw`: the line."""
     if not isinstance(obj, dict):
         return Bad("not a JSON object", None, None, None)
     if not _valid(obj, expected_prev):
@@ -278,7 +297,7 @@ def from_object(obj: object, expected_prev: str | None = None) -> Parsed | Bad:
             return _salvage(obj, "invalid receipt: " + _worded(found))
         if found:
             return _usable_despite(obj, found)
-    return Parsed(_new_facts(Facts, map(obj.get, KEYS)), _canonical(obj))
+    return Parsed(_new_facts(Facts, map(obj.get, KEYS)), _canonical(obj, raw))
 
 
 def parse_raw(raw: bytes, expected_prev: str | None = None) -> Parsed | Bad:
@@ -289,7 +308,7 @@ def parse_raw(raw: bytes, expected_prev: str | None = None) -> Parsed | Bad:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return Bad("not valid JSON", None, None, None)
-    return from_object(obj, expected_prev)
+    return from_object(obj, expected_prev, raw)
 
 
 def link_of(canonical: bytes) -> str:
