@@ -33,6 +33,7 @@ SLICES = {
         "2000",
     ],
     "bench_llm_offpath.py": ["--runs", "1", "--turns", "14", "--delay", "0.05"],
+    "bench_mcp.py": ["--pairs", "10", "--runs", "1"],
 }
 WRITES_OUT = {
     "bench_core.py",
