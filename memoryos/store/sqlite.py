@@ -6,19 +6,17 @@ Driver errors never leave this module: they become StoreError subclasses (DESIGN
 from __future__ import annotations
 
 import contextlib
-import operator
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import astuple, fields
+from dataclasses import astuple
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from memoryos.errors import (
@@ -36,12 +34,19 @@ from memoryos.store.mark import ChainMark
 from memoryos.store.rows import CandidateRow, Intent, PageNote, Unit
 from memoryos.store.schema import MIGRATIONS, SCHEMA_VERSION
 from memoryos.store.sqlite_files import check_path, classify, fill_shared_memory, reserve_shared_memory
+from memoryos.store.sqlite_rows import (
+    INSERT_SOURCE,
+    INSERT_UNIT,
+    SELECT_UNIT,
+    TURN_INTO_PAGE,
+    in_chunks,
+    page_update,
+    row_of,
+    sources_of,
+    unit_of_row,
+)
 from memoryos.store.sqlite_segments import SegmentRows
 from receipts import ChainHead, ReceiptError, seal_all
-
-_UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
-_JSON_COLUMNS = frozenset({"source_ids", "derived_from"})
-_SELECT_UNIT = "SELECT rowid, " + ", ".join(_UNIT_COLUMNS) + " FROM units"
 
 
 def _rollback_quietly(conn: sqlite3.Connection) -> None:
@@ -55,64 +60,6 @@ def _is_busy(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower()
 
 
-def _unit(row: Sequence[Any]) -> Unit:
-    values = dict(zip(_UNIT_COLUMNS, row[1:], strict=True))
-    for name in _JSON_COLUMNS:
-        values[name] = tuple(orjson.loads(values[name]))
-    return Unit(**values, rowid=row[0])
-
-
-_INSERTED_COLUMNS = (*_UNIT_COLUMNS, *search_sql.INDEX_COLUMNS)
-_INSERT_UNIT = (
-    f"INSERT INTO units ({', '.join(_INSERTED_COLUMNS)}) VALUES ({', '.join('?' * len(_INSERTED_COLUMNS))})"
-)
-_INSERT_SOURCE = "INSERT OR IGNORE INTO unit_sources (source_id, memory_id) VALUES (?, ?)"
-
-
-_unit_values = operator.attrgetter(*_UNIT_COLUMNS)
-_JSON_AT = [i for i, name in enumerate(_UNIT_COLUMNS) if name in _JSON_COLUMNS]
-
-
-def _row(unit: Unit) -> list[Any]:
-    values = list(_unit_values(unit))
-    for i in _JSON_AT:
-        values[i] = orjson.dumps(values[i]).decode()  # tuples of ids, as JSON arrays
-    values.extend(search_sql.unit_index_values(unit))  # the triggers file its postings
-    return values
-
-
-_PAGE_COLUMNS = (
-    "memory_id",
-    "version",
-    "tier",
-    "segment_id",
-    "source_ids",
-    "derived_from",
-    "run_id",
-    "last_seen",
-)
-_TURN_INTO_PAGE = (
-    f"UPDATE units SET {', '.join(f'{c} = ?' for c in _PAGE_COLUMNS)} WHERE rowid = ? AND tier = 'stm'"
-)
-
-
-def _page_update(rowid: int, page: Unit) -> list[Any]:
-    values: list[Any] = [getattr(page, c) for c in _PAGE_COLUMNS]
-    for i, name in enumerate(_PAGE_COLUMNS):
-        if name in _JSON_COLUMNS:
-            values[i] = orjson.dumps(values[i]).decode()
-    return [*values, rowid]
-
-
-def _sources(unit: Unit) -> list[tuple[str, str]]:
-    return [(s, unit.memory_id) for s in _lineage(unit) if s != unit.memory_id]
-
-
-def _lineage(unit: Unit) -> set[str]:
-    """Everything this unit was built from, by memory id: forgetting any of them reaches it."""
-    return set(unit.source_ids) | {ref.split("@", 1)[0] for ref in unit.derived_from}
-
-
 def _statements(script: str) -> Iterator[str]:
     """Split a migration into statements (executescript() would COMMIT our transaction)."""
     pending = ""
@@ -123,13 +70,6 @@ def _statements(script: str) -> Iterator[str]:
             pending = ""
     if pending.strip():
         raise StoreError("a migration ends in an incomplete statement")
-
-
-def _in_chunks(ids: Sequence[str], size: int = 500) -> Iterator[tuple[Sequence[str], str]]:
-    """Ids in chunks well under SQLite's bound-parameter limit, each with its "?, ?, ..." list."""
-    for start in range(0, len(ids), size):
-        chunk = ids[start : start + size]
-        yield chunk, ", ".join("?" * len(chunk))
 
 
 class SQLiteTransaction(SegmentRows, Transaction):
@@ -173,20 +113,20 @@ class SQLiteTransaction(SegmentRows, Transaction):
 
     # -- units ----------------------------------------------------------------------------------
     def insert_unit(self, unit: Unit) -> int:
-        cursor = self._conn.execute(_INSERT_UNIT, _row(unit))
-        self._conn.executemany(_INSERT_SOURCE, _sources(unit))
+        cursor = self._conn.execute(INSERT_UNIT, row_of(unit))
+        self._conn.executemany(INSERT_SOURCE, sources_of(unit))
         return int(cursor.lastrowid or 0)
 
     def insert_units(self, units: Sequence[Unit]) -> None:
         """Many units in two statements (a promotion's pages)."""
-        self._conn.executemany(_INSERT_UNIT, [_row(u) for u in units])
-        self._conn.executemany(_INSERT_SOURCE, [pair for u in units for pair in _sources(u)])
+        self._conn.executemany(INSERT_UNIT, [row_of(u) for u in units])
+        self._conn.executemany(INSERT_SOURCE, [pair for u in units for pair in sources_of(u)])
 
     def delete_units(self, rowids: Sequence[int]) -> None:
         self._conn.executemany("DELETE FROM units WHERE rowid = ?", [(r,) for r in rowids])
 
     def _units(self, where: str, params: Sequence[Any] = ()) -> list[Unit]:
-        return [_unit(r) for r in self._conn.execute(f"{_SELECT_UNIT} WHERE {where}", params)]
+        return [unit_of_row(r) for r in self._conn.execute(f"{SELECT_UNIT} WHERE {where}", params)]
 
     def count_stm(self, user: str, assistant: str) -> int:
         return int(
@@ -343,7 +283,7 @@ class SQLiteTransaction(SegmentRows, Transaction):
 
     def release_stm(self, user: str, assistant: str, memory_ids: Sequence[str]) -> set[str]:
         released: set[str] = set()
-        for chunk, marks in _in_chunks(memory_ids):
+        for chunk, marks in in_chunks(memory_ids):
             released.update(
                 r[0]
                 for r in self._conn.execute(
@@ -356,7 +296,7 @@ class SQLiteTransaction(SegmentRows, Transaction):
 
     def stm_rowids(self, user: str, assistant: str, memory_ids: Sequence[str]) -> dict[str, int]:
         found: dict[str, int] = {}
-        for chunk, marks in _in_chunks(memory_ids):
+        for chunk, marks in in_chunks(memory_ids):
             found.update(
                 self._conn.execute(
                     "SELECT memory_id, rowid FROM units WHERE tier = 'stm' AND user_scope = ?"
@@ -374,7 +314,7 @@ class SQLiteTransaction(SegmentRows, Transaction):
     def turn_into_pages(self, moves: Sequence[tuple[int, Unit]]) -> None:
         # `terms` is not written, so the index triggers (AFTER UPDATE OF terms) do not fire: the
         # page has the turn's body, key and kind, hence its postings, under the same rowid.
-        moved = self._conn.executemany(_TURN_INTO_PAGE, [_page_update(rowid, page) for rowid, page in moves])
+        moved = self._conn.executemany(TURN_INTO_PAGE, [page_update(rowid, page) for rowid, page in moves])
         if moved.rowcount != len(moves):
             raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
         # a turn a raw INSERT wrote since open has no terms yet: its page is indexed now, as an
@@ -388,7 +328,7 @@ class SQLiteTransaction(SegmentRows, Transaction):
             "UPDATE units SET terms = ?, term_count = ? WHERE rowid = ?",
             [(*search_sql.unit_index_values(page), rowid) for rowid, page in moves if rowid in unindexed],
         )
-        self._conn.executemany(_INSERT_SOURCE, [pair for _, u in moves for pair in _sources(u)])
+        self._conn.executemany(INSERT_SOURCE, [pair for _, u in moves for pair in sources_of(u)])
 
     def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool:
         return (
@@ -443,7 +383,7 @@ class SQLiteTransaction(SegmentRows, Transaction):
 
     def notes_of(self, memory_ids: Sequence[str]) -> dict[str, PageNote]:
         found: dict[str, PageNote] = {}
-        for chunk, marks in _in_chunks(memory_ids):
+        for chunk, marks in in_chunks(memory_ids):
             for r in self._conn.execute(
                 "SELECT memory_id, segment_id, summary, follows, degraded FROM page_notes"
                 f" WHERE memory_id IN ({marks})",
@@ -794,8 +734,8 @@ class SQLiteStore(search_sql.SQLiteSearch, Store):
         for start in range(0, len(rowids), 500):
             part = list(rowids[start : start + 500])
             params = [*part] if as_of is None else [*part, as_of, as_of]
-            sql = f"{_SELECT_UNIT} WHERE rowid IN ({', '.join('?' * len(part))}){valid} ORDER BY rowid"
-            found.extend(_unit(r) for r in conn.execute(sql, params))
+            sql = f"{SELECT_UNIT} WHERE rowid IN ({', '.join('?' * len(part))}){valid} ORDER BY rowid"
+            found.extend(unit_of_row(r) for r in conn.execute(sql, params))
         return found
 
     def integrity(self) -> list[str]:

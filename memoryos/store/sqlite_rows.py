@@ -1,0 +1,83 @@
+"""How a Unit becomes a row of the SQLite `units` table and back, and the shared statement pieces
+(kept apart from memoryos.store.sqlite so that module holds the transaction and the store)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator, Sequence
+from dataclasses import fields
+from typing import Any
+
+import orjson
+
+from memoryos.store import search_sqlite as search_sql
+from memoryos.store.rows import Unit
+
+UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
+JSON_COLUMNS = frozenset({"source_ids", "derived_from"})
+SELECT_UNIT = "SELECT rowid, " + ", ".join(UNIT_COLUMNS) + " FROM units"
+
+
+def unit_of_row(row: Sequence[Any]) -> Unit:
+    values = dict(zip(UNIT_COLUMNS, row[1:], strict=True))
+    for name in JSON_COLUMNS:
+        values[name] = tuple(orjson.loads(values[name]))
+    return Unit(**values, rowid=row[0])
+
+
+INSERTED_COLUMNS = (*UNIT_COLUMNS, *search_sql.INDEX_COLUMNS)
+INSERT_UNIT = (
+    f"INSERT INTO units ({', '.join(INSERTED_COLUMNS)}) VALUES ({', '.join('?' * len(INSERTED_COLUMNS))})"
+)
+INSERT_SOURCE = "INSERT OR IGNORE INTO unit_sources (source_id, memory_id) VALUES (?, ?)"
+
+
+_unit_values = operator.attrgetter(*UNIT_COLUMNS)
+_JSON_AT = [i for i, name in enumerate(UNIT_COLUMNS) if name in JSON_COLUMNS]
+
+
+def row_of(unit: Unit) -> list[Any]:
+    values = list(_unit_values(unit))
+    for i in _JSON_AT:
+        values[i] = orjson.dumps(values[i]).decode()  # tuples of ids, as JSON arrays
+    values.extend(search_sql.unit_index_values(unit))  # the triggers file its postings
+    return values
+
+
+PAGE_COLUMNS = (
+    "memory_id",
+    "version",
+    "tier",
+    "segment_id",
+    "source_ids",
+    "derived_from",
+    "run_id",
+    "last_seen",
+)
+TURN_INTO_PAGE = (
+    f"UPDATE units SET {', '.join(f'{c} = ?' for c in PAGE_COLUMNS)} WHERE rowid = ? AND tier = 'stm'"
+)
+
+
+def page_update(rowid: int, page: Unit) -> list[Any]:
+    values: list[Any] = [getattr(page, c) for c in PAGE_COLUMNS]
+    for i, name in enumerate(PAGE_COLUMNS):
+        if name in JSON_COLUMNS:
+            values[i] = orjson.dumps(values[i]).decode()
+    return [*values, rowid]
+
+
+def sources_of(unit: Unit) -> list[tuple[str, str]]:
+    return [(s, unit.memory_id) for s in lineage_of(unit) if s != unit.memory_id]
+
+
+def lineage_of(unit: Unit) -> set[str]:
+    """Everything this unit was built from, by memory id: forgetting any of them reaches it."""
+    return set(unit.source_ids) | {ref.split("@", 1)[0] for ref in unit.derived_from}
+
+
+def in_chunks(ids: Sequence[str], size: int = 500) -> Iterator[tuple[Sequence[str], str]]:
+    """Ids in chunks well under SQLite's bound-parameter limit, each with its "?, ?, ..." list."""
+    for start in range(0, len(ids), size):
+        chunk = ids[start : start + size]
+        yield chunk, ", ".join("?" * len(chunk))
