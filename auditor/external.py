@@ -26,7 +26,7 @@ from typing import BinaryIO
 import orjson
 
 from auditor.incremental import read_outbox_rows
-from auditor.sources import AuditInputError, is_store
+from auditor.sources import AuditInputError, checked_source
 
 __all__ = ["CHUNK", "sorted_lines"]
 
@@ -90,13 +90,7 @@ def _records(sources: Iterable[Source]) -> Iterator[tuple[bytes | None, str] | s
     """Every raw line of every source; a bare string names a source that holds no receipts."""
     for given, store in sources:
         path = Path(given)
-        if not path.exists():
-            raise AuditInputError(f"no such file: {path}")
-        if path.is_dir():
-            raise AuditInputError(f"{path} is a directory, not a receipt file or store")
-        sqlite = is_store(path)
-        if store and not sqlite:
-            raise AuditInputError(f"{path} is not a memoryos store (no SQLite header)")
+        sqlite = checked_source(path, store=store)
         count = 0
         for record in _raw_rows(path, insist=store) if sqlite else _raw_lines(path):
             count += 1

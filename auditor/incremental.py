@@ -36,7 +36,7 @@ from auditor.engine import FILE_RUN, Engine
 from auditor.judge import Times
 from auditor.parse import from_object, parse_raw
 from auditor.report import Report, build_report
-from auditor.sources import AuditInputError, Item, is_store
+from auditor.sources import AuditInputError, Item, checked_source
 from auditor.state import (
     StateError,
     dump_engine,
@@ -374,11 +374,5 @@ class IncrementalAudit:
 
 def _cursor(path: Source, *, store: bool) -> _Cursor:
     source = Path(path)
-    if not source.exists():
-        raise AuditInputError(f"no such file: {source}")
-    if source.is_dir():
-        raise AuditInputError(f"{source} is a directory, not a receipt file or store")
-    sqlite = is_store(source)
-    if store and not sqlite:
-        raise AuditInputError(f"{source} is not a memoryos store (no SQLite header)")
+    sqlite = checked_source(source, store=store)
     return _Cursor("store" if sqlite else "jsonl", str(source.resolve()))

@@ -77,17 +77,25 @@ def _outbox(path: Path, last_link: Callable[[], str | None], *, insist: bool) ->
         yield None, f"{path}: unreadable ({exc})"
 
 
-def read_source(
-    path: str | os.PathLike[str], last_link: Callable[[], str | None], *, store: bool = False
-) -> Iterator[Item]:
-    """Yield a source's items; `store=True` insists that it is a store (the CLI's --db)."""
+def checked_source(path: str | os.PathLike[str], *, store: bool = False) -> bool:
+    """Whether a source is a store (else a receipt file); raises AuditInputError for a missing path,
+    a directory, or a file that `store=True` (the CLI's --db) insists on but is no store."""
     source = Path(path)
     if not source.exists():
         raise AuditInputError(f"no such file: {source}")
     if source.is_dir():
         raise AuditInputError(f"{source} is a directory, not a receipt file or store")
-    if is_store(source):
-        return _outbox(source, last_link, insist=store)
-    if store:
+    sqlite = is_store(source)
+    if store and not sqlite:
         raise AuditInputError(f"{source} is not a memoryos store (no SQLite header)")
+    return sqlite
+
+
+def read_source(
+    path: str | os.PathLike[str], last_link: Callable[[], str | None], *, store: bool = False
+) -> Iterator[Item]:
+    """Yield a source's items; `store=True` insists that it is a store (the CLI's --db)."""
+    source = Path(path)
+    if checked_source(source, store=store):
+        return _outbox(source, last_link, insist=store)
     return _jsonl(source, last_link)
