@@ -26,9 +26,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import ReadableSpan
 
 
 class FakeClock:
@@ -276,4 +279,61 @@ def fake_llm(mode: Mode = "normal", **options: Any) -> Iterator[FakeLLMServer]:
         yield server
 
 
-__all__ = ["ERROR_BODY", "MODES", "FakeLLMServer", "Mode", "Received", "answer_for", "completion", "fake_llm"]
+class InMemoryOtel:
+    """OpenTelemetry SDK providers wired to in-memory exporters, handed to memoryos as a host would:
+    `memoryos.open(path, telemetry=otel.telemetry)`; tests read back `finished()` and `metrics()`."""
+
+    def __init__(self) -> None:
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+        from memoryos.otel import OtelTelemetry
+
+        self.spans = InMemorySpanExporter()
+        self.tracer_provider = TracerProvider()
+        self.tracer_provider.add_span_processor(SimpleSpanProcessor(self.spans))
+        self.reader = InMemoryMetricReader()
+        self.meter_provider = MeterProvider(metric_readers=[self.reader])
+        self.telemetry = OtelTelemetry(
+            tracer_provider=self.tracer_provider, meter_provider=self.meter_provider
+        )
+
+    def finished(self) -> tuple[ReadableSpan, ...]:
+        return self.spans.get_finished_spans()
+
+    def metrics(self) -> dict[str, list[Any]]:
+        """Every data point exported so far, by metric name."""
+        data = self.reader.get_metrics_data()
+        found: dict[str, list[Any]] = {}
+        for resource in data.resource_metrics if data else ():
+            for scope in resource.scope_metrics:
+                for metric in scope.metrics:
+                    found.setdefault(metric.name, []).extend(metric.data.data_points)
+        return found
+
+    def points(self, name: str) -> list[Any]:
+        return self.metrics().get(name, [])
+
+    def metrics_json(self) -> str:
+        data = self.reader.get_metrics_data()
+        return "" if data is None else data.to_json()
+
+    def close(self) -> None:
+        self.tracer_provider.shutdown()
+        self.meter_provider.shutdown()
+
+
+__all__ = [
+    "ERROR_BODY",
+    "MODES",
+    "FakeLLMServer",
+    "InMemoryOtel",
+    "Mode",
+    "Received",
+    "answer_for",
+    "completion",
+    "fake_llm",
+]

@@ -15,11 +15,7 @@ from typing import Any
 
 import orjson
 import pytest
-from opentelemetry.sdk.metrics import MeterProvider
-from opentelemetry.sdk.metrics.export import InMemoryMetricReader
-from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import SpanKind, StatusCode
 
 import memoryos
@@ -34,12 +30,11 @@ from memoryos.llm import (
     models_from_env,
 )
 from memoryos.logs import LOGGER_NAME
-from memoryos.otel import OtelTelemetry
 from memoryos.policies.distill import Distilled, ExtractiveSummarizer, PageView
 from memoryos.policies.notes import ExtractiveNotes, Notes, PageNoteText
 from memoryos.settings import ENV_LLM_API_KEY, ENV_LLM_MODEL, ENV_LLM_TIMEOUT, ENV_LLM_URL
 from memoryos.telemetry import ModelCall
-from memoryos.testing import ERROR_BODY, GARBAGE, FakeClock, FakeLLMServer, Mode, answer_for
+from memoryos.testing import ERROR_BODY, GARBAGE, FakeClock, FakeLLMServer, InMemoryOtel, Mode, answer_for
 from receipts import read_outbox
 
 KEY = "sk-test-SECRETKEY-0123456789abcdef"
@@ -581,32 +576,11 @@ DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 
 TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
 
 
-class Otel:
-    """In-memory span and metric exporters behind an OtelTelemetry, as a host would wire them."""
-
-    def __init__(self) -> None:
-        self.spans = InMemorySpanExporter()
-        self.tracer_provider = TracerProvider()
-        self.tracer_provider.add_span_processor(SimpleSpanProcessor(self.spans))
-        self.reader = InMemoryMetricReader()
-        self.meter_provider = MeterProvider(metric_readers=[self.reader])
-        self.telemetry = OtelTelemetry(
-            tracer_provider=self.tracer_provider, meter_provider=self.meter_provider
-        )
+class Otel(InMemoryOtel):
+    """The shared in-memory harness, plus what the model-call tests read: client spans, everything."""
 
     def chats(self) -> list[ReadableSpan]:
         return [s for s in self.spans.get_finished_spans() if s.kind is SpanKind.CLIENT]
-
-    def points(self, name: str) -> list[Any]:
-        data = self.reader.get_metrics_data()
-        return [
-            point
-            for resource in (data.resource_metrics if data else ())
-            for scope in resource.scope_metrics
-            for metric in scope.metrics
-            if metric.name == name
-            for point in metric.data.data_points
-        ]
 
     def everything(self) -> str:
         data = self.reader.get_metrics_data()

@@ -18,55 +18,20 @@ import structlog
 from opentelemetry import metrics, trace
 from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.sdk.metrics import MeterProvider
-from opentelemetry.sdk.metrics.export import InMemoryMetricReader
-from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import SpanKind, StatusCode
 
 import memoryos
 from memoryos import otel
 from memoryos.otel import OtelTelemetry, add_trace_ids
 from memoryos.settings import ENV_TELEMETRY
-from memoryos.testing import FakeClock
+from memoryos.testing import FakeClock, InMemoryOtel
 
 CANARIES = ("CANARYUSR", "CANARYAST", "CANARYKEY", "CANARYTXT", "CANARYQRY", "CANARYBODY", "CANARYSESS")
 SCOPE = memoryos.Scope(user="alice-CANARYUSR", assistant="coder-CANARYAST", session="s-CANARYSESS")
 
 
-class Sdk:
-    """SDK providers wired to in-memory exporters, the way a host would hand them to memoryos."""
-
-    def __init__(self) -> None:
-        self.spans = InMemorySpanExporter()
-        self.tracer_provider = TracerProvider()
-        self.tracer_provider.add_span_processor(SimpleSpanProcessor(self.spans))
-        self.reader = InMemoryMetricReader()
-        self.meter_provider = MeterProvider(metric_readers=[self.reader])
-        self.telemetry = OtelTelemetry(
-            tracer_provider=self.tracer_provider, meter_provider=self.meter_provider
-        )
-
-    def finished(self) -> tuple[ReadableSpan, ...]:
-        return self.spans.get_finished_spans()
-
-    def metrics(self) -> dict[str, list[Any]]:
-        data = self.reader.get_metrics_data()
-        found: dict[str, list[Any]] = {}
-        for resource in data.resource_metrics if data else ():
-            for scope in resource.scope_metrics:
-                for metric in scope.metrics:
-                    found.setdefault(metric.name, []).extend(metric.data.data_points)
-        return found
-
-    def metrics_json(self) -> str:
-        data = self.reader.get_metrics_data()
-        return "" if data is None else data.to_json()
-
-    def close(self) -> None:
-        self.tracer_provider.shutdown()
-        self.meter_provider.shutdown()
+Sdk = InMemoryOtel  # the shared harness (memoryos.testing), under this file's old name
 
 
 @pytest.fixture
