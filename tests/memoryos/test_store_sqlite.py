@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from memoryos.store.sqlite import SQLiteStore
+from tests.memoryos.bounded_store_contract import BoundedStoreContract
 from tests.memoryos.store_contract import StoreContract
 
 
@@ -21,6 +22,10 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
 
 
 class TestSQLiteStore(StoreContract):
+    pass
+
+
+class TestSQLiteBoundedQueries(BoundedStoreContract):
     pass
 
 

@@ -1,18 +1,12 @@
 """The store queries that keep a promotion bounded (issue 12), as a contract: `BoundedStoreContract`
-needs only a `store` fixture, so another backend's tests can subclass it as the SQLite one does."""
+needs only a `store` fixture; each backend's test file subclasses it (tests/memoryos/test_store_sqlite.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime
-from pathlib import Path
-
-import pytest
 
 from memoryos.store.base import Store
 from memoryos.store.rows import Segment, SegmentHead
-from memoryos.store.sqlite import SQLiteStore
 from receipts import uuid7
 from tests.memoryos.store_contract import ASSISTANT, USER, unit
 
@@ -74,17 +68,3 @@ class BoundedStoreContract:
         with store.read() as tx:
             standing = sorted(tx.list_standing(USER, ASSISTANT, "profile"))
         assert standing == sorted((r.memory_id, r.reinforced, r.last_seen) for r in records)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    backend = SQLiteStore(
-        tmp_path / "s.db", durability="full", busy_timeout_ms=1000, clock=lambda: datetime.now(UTC)
-    )
-    backend.bind_receipts("chain-1", b"k" * 32)
-    yield backend
-    backend.close()
-
-
-class TestSQLiteBoundedQueries(BoundedStoreContract):
-    pass
