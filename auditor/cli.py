@@ -125,6 +125,62 @@ def _report_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
 
 
+def _interval(text: str) -> float:
+    """Seconds (`0.5`, `30`) or a duration (`30s`, `5m`), above zero and at most a day."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        try:
+            seconds = parse_duration(text).total_seconds()
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    if not 0 < seconds <= 86_400:
+        raise argparse.ArgumentTypeError(f"not an interval: {text!r} (above 0, at most a day, e.g. 30s)")
+    return seconds
+
+
+def _watch_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
+    watch = commands.add_parser(
+        "watch",
+        help="audit again every interval, reading only new receipts; export gauges over OTLP",
+        description="Audit the sources every interval from a state file (only receipts appended since the "
+        "last pass are read), log each change of the overall verdict as a JSON line on stderr, write "
+        "the verdict file, and with MEMORYOS_TELEMETRY=otlp export memoryos.audit.* gauges over "
+        "OTLP/HTTP (standard OTEL_* variables). A busy store or an unreachable collector is logged and "
+        "retried; a restart resumes from the state file. SIGINT or SIGTERM stops it after the pass.",
+    )
+    watch.add_argument(
+        "paths", nargs="*", metavar="PATH", help="receipt files (a store file is recognised too)"
+    )
+    watch.add_argument(
+        "--db", action="append", default=[], metavar="STORE", help="a store whose outbox to read"
+    )
+    watch.add_argument(
+        "--state", type=Path, required=True, metavar="FILE", help="the audit state: resumed, kept up to date"
+    )
+    watch.add_argument(
+        "--interval",
+        type=_interval,
+        default=30.0,
+        help="time between passes (seconds or e.g. 5m; default 30s)",
+    )
+    watch.add_argument(
+        "--verdict",
+        type=Path,
+        metavar="FILE",
+        help="write the last verdict here after each pass (MAC'd under the receipt key: the canary reads it)",
+    )
+    watch.add_argument(
+        "--passes", type=int, default=0, metavar="N", help="stop after N passes (0: until stopped)"
+    )
+    watch.add_argument("--grace", type=_duration, help="grace period of a started promotion (default 5m)")
+    watch.add_argument(
+        "--key-file",
+        type=Path,
+        help="the receipt key that verifies the MACs (default: a store's own <STORE>.receipt-key)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="memoryos-audit", description="Classify the health of memoryos receipt streams.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -161,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     explain.add_argument("--dot", action="store_true", help="print Graphviz DOT instead of a tree")
     _report_parser(commands)
+    _watch_parser(commands)
     return parser
 
 
@@ -225,7 +282,40 @@ def _report(args: argparse.Namespace) -> int:
     return code
 
 
-_COMMANDS = {"check": _check, "explain": _explain, "report": _report}
+def _watch(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+    import threading
+
+    from auditor.watch import Watcher, log_event, start_export
+
+    if not args.paths and not args.db:
+        raise AuditInputError("nothing to watch: give receipt files and/or --db STORE")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger("auditor.watch")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    key = read_private_key(args.key_file) if args.key_file is not None else None
+    watcher = Watcher(
+        args.paths, stores=args.db, state=args.state, key=key, grace=args.grace, verdict=args.verdict
+    )
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    shutdown = start_export(watcher, os.environ, args.interval)
+    log_event("watch started", interval=args.interval, sources=len(args.paths) + len(args.db))
+    try:
+        done = watcher.run(stop, args.interval, max(args.passes, 0))
+    finally:
+        if shutdown is not None:
+            shutdown()
+    report = watcher.latest.report
+    log_event("watch stopped", passes=done, verdict=None if report is None else report.verdict)
+    return EXIT_HEALTHY
+
+
+_COMMANDS = {"check": _check, "explain": _explain, "report": _report, "watch": _watch}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
