@@ -537,7 +537,7 @@ class Memory:
         return self.lifecycle.forget_scope(pseudo_user, pseudo_assistant, reason_code(reason), self._now())
 
     # -- retrieval ---------------------------------------------------------------------------------
-    @traced("search_memory", _describe, metric="recall.duration")
+    @traced("search_memory", _describe, metric="recall.duration", leaf=True)
     def recall(
         self, scope: Scope, query: str, *, k: int = 5, as_of: datetime | None = None, explain: bool = False
     ) -> Recall:

@@ -357,6 +357,32 @@ class OtelTelemetry(Telemetry):
         except Exception as exc:
             self._failed("finished", exc)
 
+    def completed(
+        self,
+        name: Operation,
+        started_ns: int,
+        seconds: float,
+        error: type[BaseException] | None = None,
+        metric: str | None = None,
+        /,
+        **attributes: AttributeValue,
+    ) -> None:
+        try:
+            span = self._tracer.start_span(
+                name,
+                kind=SpanKind.INTERNAL,
+                attributes={"gen_ai.operation.name": name, **span_attributes(attributes)},
+                start_time=started_ns,
+            )
+            if error is not None:
+                span.set_attribute("error.type", error_type(error))
+                span.set_status(Status(StatusCode.ERROR))  # no description: it could quote input
+            span.end(end_time=started_ns + int(seconds * 1e9))
+            if metric is not None and error is None:
+                self._histograms[metric_name(metric)].record(seconds)
+        except Exception as exc:
+            self._failed("completed", exc)
+
     def model_call(self, call: ModelCall) -> ModelRecorder:
         try:
             labels: dict[str, AttributeValue] = {

@@ -94,6 +94,20 @@ class Telemetry:
         """A span for an operation that ended just now, begun at `started_ns` (time.time_ns()):
         what open() reports once the store, and with it the telemetry, exists."""
 
+    def completed(
+        self,
+        name: Operation,
+        started_ns: int,
+        seconds: float,
+        error: type[BaseException] | None = None,
+        metric: str | None = None,
+        /,
+        **attributes: AttributeValue,
+    ) -> None:
+        """The span of an operation that ran `seconds` from `started_ns` (time.time_ns()), made in
+        one step once its attributes are known (and its duration recorded into `metric` when it
+        succeeded): the cheap form for a leaf operation, which opens no child span."""
+
     def model_call(self, call: ModelCall) -> ModelRecorder:
         """A GenAI client span (`chat {model}`) and the gen_ai.client.* metrics of one model call."""
         return MODEL_NOOP
@@ -173,13 +187,23 @@ class _Operated(Protocol):
 
 
 def traced(
-    operation: Operation, describe: Describe, *, metric: str | None = None, **fixed: AttributeValue
+    operation: Operation,
+    describe: Describe,
+    *,
+    metric: str | None = None,
+    leaf: bool = False,
+    **fixed: AttributeValue,
 ) -> Callable[[Method], Method]:
     """Run a public method inside an operation span; `describe` turns its result into attributes
     (a record id, a record count), `fixed` are codes known in advance (a delete's target). Off, the
-    wrapper costs one attribute check."""
+    wrapper costs one attribute check. A `leaf` operation (one that never opens a child span, such
+    as recall()) gets its span made in one step at its end (`Telemetry.completed`): no context to
+    attach, no attributes set twice, and the histogram fed from the same clock readings."""
 
     def wrap(method: Method) -> Method:
+        if leaf:
+            return _traced_leaf(method, operation, describe, metric, fixed)
+
         @functools.wraps(method)
         def run(self: _Operated, *args: Any, **kwargs: Any) -> Any:
             telemetry = self.telemetry
@@ -196,6 +220,36 @@ def traced(
         return run  # type: ignore[return-value]  # functools.wraps keeps the signature
 
     return wrap
+
+
+def _traced_leaf(
+    method: Method,
+    operation: Operation,
+    describe: Describe,
+    metric: str | None,
+    fixed: dict[str, AttributeValue],
+) -> Method:
+    @functools.wraps(method)
+    def run(self: _Operated, *args: Any, **kwargs: Any) -> Any:
+        telemetry = self.telemetry
+        if not telemetry.enabled:
+            return method(self, *args, **kwargs)
+        started_ns, started = time.time_ns(), time.perf_counter()
+        try:
+            result = method(self, *args, **kwargs)
+        except BaseException as exc:
+            seconds = time.perf_counter() - started
+            telemetry.completed(
+                operation, started_ns, seconds, type(exc), None, store_id=self.store_id, **fixed
+            )
+            raise
+        seconds = time.perf_counter() - started
+        telemetry.completed(
+            operation, started_ns, seconds, None, metric, store_id=self.store_id, **fixed, **describe(result)
+        )
+        return result
+
+    return run  # type: ignore[return-value]  # functools.wraps keeps the signature
 
 
 def announced(operation: Operation, is_new: Callable[..., bool]) -> Callable[[Method], Method]:

@@ -407,6 +407,28 @@ class TestSpans:
         assert failed.events == ()  # no exception event: its message would carry the text
         assert_no_canary(failed.to_json())
 
+    def test_recall_span_made_at_its_end_nests_times_and_feeds_the_histogram_alike(
+        self, sdk: Sdk, db: Path, clock: FakeClock
+    ) -> None:
+        host = sdk.tracer_provider.get_tracer("host")
+        with memoryos.open(db, clock=clock, telemetry=sdk.telemetry) as mem:
+            mem.remember(SCOPE, "CANARYTXT about the deploy")
+            with host.start_as_current_span("agent turn") as turn:
+                hits = mem.recall(SCOPE, "deploy").hits
+                with pytest.raises(memoryos.InvalidInput):
+                    mem.recall(SCOPE, "deploy", k=0)
+        recalls = [s for s in sdk.finished() if s.name == "search_memory"]
+        ok, failed = recalls
+        assert ok.parent is not None and ok.parent.span_id == turn.get_span_context().span_id
+        assert (ok.attributes or {})["gen_ai.memory.record.count"] == len(hits) == 1
+        assert ok.start_time is not None and ok.end_time is not None
+        assert turn.start_time is not None and turn.start_time <= ok.start_time < ok.end_time
+        assert (failed.attributes or {})["error.type"] == "memoryos.errors.InvalidInput"
+        assert failed.status.status_code is StatusCode.ERROR and failed.status.description is None
+        (point,) = sdk.points("memoryos.recall.duration")
+        assert point.count == 1  # the failed call is not a duration
+        assert point.sum == pytest.approx((ok.end_time - ok.start_time) / 1e9, rel=1e-3, abs=1e-6)
+
     def test_no_canary_reaches_any_span(self, sdk: Sdk, db: Path, clock: FakeClock) -> None:
         with memoryos.open(db, clock=clock, telemetry=sdk.telemetry) as mem:
             workload(mem, clock)
