@@ -96,6 +96,9 @@ def _audit_arguments(command: argparse.ArgumentParser) -> None:
         type=Path,
         help="the receipt key that verifies the MACs (default: a store's own <STORE>.receipt-key)",
     )
+    command.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress line on stderr (drawn only on a terminal)"
+    )
 
 
 def _report_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -228,18 +231,22 @@ def exit_code(verdict: str, fail_on: str = "waiting") -> int:
 
 
 def _audit(args: argparse.Namespace) -> Report:
+    from auditor.progress import Progress, input_size
+
     if not args.paths and not args.db:
         raise AuditInputError("nothing to audit: give receipt files and/or --db STORE")
     key = read_private_key(args.key_file) if args.key_file is not None else None
-    report = audit(
-        args.paths,
-        now=args.now,
-        max_age=args.max_age,
-        grace=args.grace,
-        key=key,
-        stores=args.db,
-        state=args.state,
-    )
+    total = input_size([*args.paths, *args.db])
+    with Progress("memoryos-audit: read", total, quiet=args.quiet):
+        report = audit(
+            args.paths,
+            now=args.now,
+            max_age=args.max_age,
+            grace=args.grace,
+            key=key,
+            stores=args.db,
+            state=args.state,
+        )
     export_runs(report, os.environ)
     return report
 

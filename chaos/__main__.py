@@ -22,6 +22,7 @@ from chaos import report
 from chaos.sweep import CI, Plan, execute, trials
 from chaos.workload import WORKLOADS
 from memoryos import failpoints
+from memoryos.cli_output import Progress
 
 
 def parser() -> argparse.ArgumentParser:
@@ -40,7 +41,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--jobs", type=int, default=max(1, min(4, os.cpu_count() or 1)))
     run.add_argument("--json", type=Path, help="write every trial and the summary here")
     run.add_argument("--keep", type=Path, help="copy the store of every failing trial here")
-    run.add_argument("-q", "--quiet", action="store_true", help="no progress dots")
+    run.add_argument("-q", "--quiet", action="store_true", help="no trial counter (drawn only on a terminal)")
     return cli
 
 
@@ -62,8 +63,11 @@ def plan_from(args: argparse.Namespace) -> Plan:
     return Plan(points=points, workload=args.workload, **counts)
 
 
-def _progress(quiet: bool) -> Any:
+def _progress(counter: Progress) -> Any:
+    """Failures are printed as they come, always; the trial counter only on a terminal."""
+
     def show(result: dict[str, Any]) -> None:
+        counter.advance()
         if not result["ok"]:
             why = result["bug"] or result["findings"][:3] or result["audit"][:3] or result["verdict"]
             print(
@@ -71,8 +75,6 @@ def _progress(quiet: bool) -> Any:
                 f" {why}",
                 file=sys.stderr,
             )
-        elif not quiet:
-            print(".", end="", file=sys.stderr, flush=True)
 
     return show
 
@@ -91,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     plan = plan_from(args)
     started = time.monotonic()
     specs = trials(plan)
-    results = execute(specs, args.jobs, args.keep, _progress(args.quiet))
+    with Progress("chaos: trials", total=len(specs), quiet=args.quiet) as counter:
+        results = execute(specs, args.jobs, args.keep, _progress(counter))
     rows, facts = report.rows(results), report.summary(results)
     facts["seconds"] = round(time.monotonic() - started, 1)
     print("\n" + report.table(rows) + "\n\n" + report.totals(facts) + f"\n({facts['seconds']} s)")

@@ -22,7 +22,15 @@ import memoryos
 from memoryos import validation
 from memoryos._version import __version__
 from memoryos.cli_args import MCP_OPTIONS, pass_count, seconds_between_passes, ttl_seconds
-from memoryos.cli_output import emit, flatten, reader_went_away
+from memoryos.cli_output import (
+    Progress,
+    bytes_read,
+    bytes_written,
+    emit,
+    file_size,
+    flatten,
+    reader_went_away,
+)
 from memoryos.exit_codes import exit_code
 from memoryos.settings import config_from_file, default_db_path
 
@@ -121,16 +129,22 @@ def cmd_export_memories(args: argparse.Namespace) -> Any:
     scope = memoryos.Scope(user=args.user, assistant=args.assistant) if args.user and args.assistant else None
     if (args.user is None) != (args.assistant is None):
         raise memoryos.InvalidInput("export one scope with both --user and --assistant, or the whole store")
-    with _open(args) as mem:
-        return {
-            "lines": mem.export(args.jsonl, scope=scope, redacted=not args.unredacted),
-            "path": args.jsonl,
-        }
+    with (
+        _open(args) as mem,
+        Progress("memoryos export: wrote", unit="bytes", measure=bytes_written, quiet=args.quiet),
+    ):
+        lines = mem.export(args.jsonl, scope=scope, redacted=not args.unredacted)
+    return {"lines": lines, "path": args.jsonl}
 
 
 def cmd_import(args: argparse.Namespace) -> Any:
-    with _open(args) as mem:
-        return {"units": mem.import_jsonl(args.jsonl)}
+    total = file_size(args.jsonl)
+    with (
+        _open(args) as mem,
+        Progress("memoryos import: read", total=total, unit="bytes", measure=bytes_read, quiet=args.quiet),
+    ):
+        units = mem.import_jsonl(args.jsonl)
+    return {"units": units}
 
 
 def cmd_worker(args: argparse.Namespace) -> Any:
@@ -270,6 +284,10 @@ REASON: Arg = (("--reason",), {"default": "user request", "help": "a short code 
 TTL: Arg = (("--ttl",), {"type": ttl_seconds, "help": "seconds until it expires (positive)"})
 KEY: Arg = (("key",), {"help": "the record's key, e.g. deploy:blyck"})
 JSONL_OUT: Arg = (("--jsonl",), {"required": True, "help": "the JSONL file to write"})
+QUIET: Arg = (
+    ("-q", "--quiet"),
+    {"action": "store_true", "help": "no progress line (drawn only on a terminal)"},
+)
 
 #: name, handler, description, takes a scope, arguments
 COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple[Arg, ...]], ...] = (
@@ -377,6 +395,7 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
                 ("--unredacted",),
                 {"action": "store_true", "help": "keep detected secrets unmasked (explicit)"},
             ),
+            QUIET,
         ),
     ),
     (
@@ -384,7 +403,7 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
         cmd_import,
         "Replay an export into a fresh, empty store (all or nothing).",
         False,
-        ((("--jsonl",), {"required": True, "help": "the export to read"}),),
+        ((("--jsonl",), {"required": True, "help": "the export to read"}), QUIET),
     ),
     ("maintain", cmd_maintain, "Run due promotions, expiry and decay now.", False, ()),
     (
