@@ -26,6 +26,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ from memoryos.store.base import Transaction
 from memoryos.store.rows import Segment, Unit
 from memoryos.testing import FakeLLMServer
 from memoryos.timeutil import system_clock, to_micros
-from receipts import format_utc
+from receipts import format_utc, read_key_file
 
 __all__ = [
     "EXIT_CANNOT_RUN",
@@ -60,8 +61,11 @@ EXIT_HEALTHY, EXIT_UNHEALTHY, EXIT_CANNOT_RUN = 0, 1, 2
 BATCHES = ("write", "promote", "readback")
 #: Evidence older than this is `uncertain` to the auditor: the canary's own runs must all be fresh.
 MAX_AGE = "1h"
+WATCH_MAX_AGE = timedelta(hours=1)  # the same bound for a watcher's verdict
 BATCH_TIMEOUT = 300.0
 AUDITOR_TIMEOUT = 600.0
+#: How long the canary waits for a watcher's verdict to cover its receipts before auditing itself.
+WATCH_WAIT = 120.0
 #: Visits are what heat a segment; a configuration that no number of visits can heat fails the canary.
 MAX_HEAT_RECALLS = 1000
 # The auditor's states, highest precedence first (auditor/README.md). memoryos may not import the
@@ -524,10 +528,14 @@ class Canary:
         config: Config | None = None,
         *,
         timeout: float = BATCH_TIMEOUT,
+        watch_verdict: str | os.PathLike[str] | None = None,
+        watch_wait: float = WATCH_WAIT,
     ) -> None:
         self.db = None if db is None else Path(db)
         self.config = from_environment() if config is None else config
         self.timeout = timeout
+        self.watch_verdict = None if watch_verdict is None else Path(watch_verdict)
+        self.watch_wait = watch_wait
 
     def run(self) -> CanaryVerdict:
         with tempfile.TemporaryDirectory(prefix="memoryos-canary-") as work:
@@ -547,11 +555,12 @@ class Canary:
             "pseudonyms": {},
         }
         results, problems = self._drive(plan)
-        erased, receipts, left = self._clean_up(path, scopes, plan["pseudonyms"], identity.head)
+        erased, receipts, left, last = self._clean_up(path, scopes, plan["pseudonyms"], identity.head)
         if left:
             problems.append(f"{left} canary unit(s) remain after forget_scope")
         evidence = _evidence(receipts, plan["pseudonyms"])
-        audit = _audit_summary(_run_auditor(path, format_utc(system_clock())), evidence.runs)
+        report, source = self._judged(path, last)
+        audit = {**_audit_summary(report, evidence.runs), **source}
         problems.extend(_problems(evidence, results, audit, self.config.stm_capacity))
         return CanaryVerdict(
             "unhealthy" if problems else "healthy",
@@ -565,6 +574,28 @@ class Canary:
             auditor=audit,
             restarts=results["restarts"],
         )
+
+    def _judged(self, path: Path, last: int) -> tuple[dict[str, Any], dict[str, str]]:
+        """The report of a running watcher when it covers the canary's last receipt (seq `last`)
+        and verifies (memoryos.watch_verdict); else the auditor's, run now."""
+        if self.watch_verdict is None:
+            return _run_auditor(path, format_utc(system_clock())), {"source": "audit"}
+        from memoryos.watch_verdict import WatchVerdictUnusable, await_verdict
+
+        try:
+            report = await_verdict(
+                self.watch_verdict,
+                path,
+                read_key_file(key_path_for(path)),
+                last,
+                wait=self.watch_wait,
+                max_age=WATCH_MAX_AGE,
+                clock=system_clock,
+            )
+        except (WatchVerdictUnusable, OSError, ValueError) as exc:
+            why = {"source": "audit", "watch": f"not used: {_one_line(str(exc))}"}
+            return _run_auditor(path, format_utc(system_clock())), why
+        return report, {"source": "watch"}
 
     def _preflight(self, path: Path) -> _Identity:
         """Open the store and prove it writable with an empty write transaction, before any canary
@@ -617,7 +648,7 @@ class Canary:
 
     def _clean_up(
         self, path: Path, scopes: Sequence[CanaryScope], pseudonyms: Mapping[str, Sequence[str]], head: int
-    ) -> tuple[int, list[dict[str, Any]], int]:
+    ) -> tuple[int, list[dict[str, Any]], int, int]:
         """Erase the canary's users (tombstones and receipts stay), check that nothing of them is left,
         and read the canary's window of the outbox. Runs whatever happened before, so that a failed
         canary leaves no memories behind either."""
@@ -627,7 +658,7 @@ class Canary:
                 erased = sum(mem.forget_scope(user=u, reason="canary") for u in users)
                 with mem.store.read() as tx:
                     left = sum(len(tx.scope_units(p[0], None, 1)) for p in pseudonyms.values())
-                    return erased, _receipts_after(tx, head), left
+                    return erased, _receipts_after(tx, head), left, tx.outbox_head()
         except MemoryOSError as exc:
             raise CannotRun(f"cannot erase the canary's scopes from {path}: {exc}") from None
 
@@ -650,11 +681,13 @@ def _totals(evidence: _Evidence, erased: int) -> dict[str, int]:
 
 
 # -- entry points -----------------------------------------------------------------------------------
-def run_canary(db: str | None, config_path: str | None, json_out: str | None) -> int:
+def run_canary(
+    db: str | None, config_path: str | None, json_out: str | None, watch_verdict: str | None = None
+) -> int:
     """`memoryos canary`: run the canary, print a one-line summary, write the JSON verdict to
     `json_out` when given, and return the exit code (0 healthy, 1 unhealthy, 2 cannot run)."""
     try:
-        verdict = Canary(db, load_config(config_path)).run()
+        verdict = Canary(db, load_config(config_path), watch_verdict=watch_verdict).run()
     except MemoryOSError as exc:  # a bad --config: the canary cannot say anything about the store
         verdict = CanaryVerdict("cannot_run", f"bad configuration: {exc}")
     if json_out is not None:
@@ -684,11 +717,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--db", help="the store to test (default: a temporary store)")
     parser.add_argument("--config", help="a JSON file of memoryos.Config fields")
     parser.add_argument("--json", dest="json_out", help="write the JSON verdict here")
+    parser.add_argument("--watch-verdict", help="use this `memoryos-audit watch --verdict` file's verdict")
     parser.add_argument("--batch", choices=BATCHES, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.batch is not None:
         return _batch_main(args.batch)
-    return run_canary(args.db, args.config, args.json_out)
+    return run_canary(args.db, args.config, args.json_out, args.watch_verdict)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -213,7 +213,7 @@ def cmd_candidates(args: argparse.Namespace) -> Any:
 def cmd_canary(args: argparse.Namespace) -> Any:
     from memoryos.canary import run_canary
 
-    args.exit_code = run_canary(args.db, args.config, args.json)
+    args.exit_code = run_canary(args.db, args.config, args.json, args.watch_verdict)
     return None
 
 
@@ -530,6 +530,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a JSON file of memoryos.Config fields: the configuration under test",
     )
     canary.add_argument("--json", help="write the verdict (sourceVersion, configHash, steps) here")
+    canary.add_argument(
+        "--watch-verdict",
+        metavar="FILE",
+        help="judge by the verdict a running `memoryos-audit watch --db STORE --verdict FILE` writes"
+        " (MAC-checked, waited for until it covers the canary) instead of auditing again",
+    )
     canary.set_defaults(func=cmd_canary)
     _command(
         rsub,
