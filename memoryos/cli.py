@@ -152,8 +152,10 @@ def cmd_worker(args: argparse.Namespace) -> Any:
     SIGTERM) stops it after the pass in progress, and it reports what all its passes did together."""
     from dataclasses import asdict
 
-    totals: dict[str, int] = {"passes": 0}
-    with _open(args) as mem, _stop_requested() as stop:
+    totals: dict[str, Any] = {"passes": 0}
+    if args.audit:
+        _can_audit(args.db)
+    with _open(args) as mem, _stop_requested() as stop, _auditing(args) as audit:
         while not stop.is_set():
             for name, count in asdict(mem.maintain()).items():
                 totals[name] = totals.get(name, 0) + count
@@ -161,7 +163,64 @@ def cmd_worker(args: argparse.Namespace) -> Any:
             if args.once or (args.passes and totals["passes"] >= args.passes):
                 break
             stop.wait(args.interval)
+    if audit is not None:
+        totals["audit"] = audit
     return totals
+
+
+@contextlib.contextmanager
+def _auditing(args: argparse.Namespace) -> Iterator[dict[str, Any] | None]:
+    """`worker --audit`: `memoryos-audit watch` on this store in a child process beside the passes
+    (memoryos may not import the auditor, DESIGN §2), its state and verdict files beside the store,
+    its log on this stderr; stopped with the worker. Yields what the worker reports of it."""
+    if not args.audit:
+        yield None
+        return
+    import subprocess
+
+    files = {"state": f"{args.db}.audit-state", "verdict": f"{args.db}.audit-verdict"}
+    command = [
+        sys.executable,
+        "-m",
+        "auditor",
+        "watch",
+        "--db",
+        args.db,
+        "--interval",
+        str(args.audit_interval),
+    ]
+    command += ["--state", files["state"], "--verdict", files["verdict"]]
+    # Its own process group: a Ctrl-C reaches the worker alone, which then stops the watcher.
+    child = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
+    )
+    report: dict[str, Any] = dict(files)
+    try:
+        yield report
+    finally:
+        report["exit"] = _stop_child(child)
+
+
+def _can_audit(db: str) -> None:
+    import importlib.util
+
+    if "://" in db:
+        raise memoryos.InvalidInput("--audit watches a SQLite store's outbox: give a store file, not a URL")
+    if importlib.util.find_spec("auditor") is None:
+        raise memoryos.InvalidInput("--audit needs the auditor package (installed with memoryos)")
+
+
+def _stop_child(child: Any, seconds: float = 10.0) -> int:
+    import subprocess
+
+    if child.poll() is None:
+        child.terminate()  # the watcher finishes its pass and saves its state
+        try:
+            child.wait(seconds)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+    return int(child.returncode)
 
 
 @contextlib.contextmanager
@@ -455,6 +514,22 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
                 },
             ),
             (("--once",), {"action": "store_true", "help": "one pass, then exit"}),
+            (
+                ("--audit",),
+                {
+                    "action": "store_true",
+                    "help": "also run `memoryos-audit watch` on the store (state and verdict files"
+                    " beside it; gauges over OTLP with MEMORYOS_TELEMETRY=otlp)",
+                },
+            ),
+            (
+                ("--audit-interval",),
+                {
+                    "type": seconds_between_passes,
+                    "default": 30.0,
+                    "help": "seconds between audit passes with --audit (default 30)",
+                },
+            ),
             (
                 ("--passes",),
                 {"type": pass_count, "default": 0, "help": "stop after this many passes (0: run until ^C)"},
