@@ -214,8 +214,8 @@ def table(rows: list[dict[str, Any]], paced: dict[str, Any], args: argparse.Name
         f"Command: `python bench/bench_watch.py {' '.join(sys.argv[1:])}` ({spent:.0f} s).",
         "",
         f"Store prefilled with {args.turns} turns; the writer at durability {args.durability}. "
-        f"Watcher: its own process, a pass every {args.interval:g} s from its state file, gauges exported over OTLP/HTTP "
-        "to a receiver on 127.0.0.1 at the same interval.",
+        f"Watcher: its own process, a pass every {args.interval:g} s from its state file, gauges "
+        "exported over OTLP/HTTP to a receiver on 127.0.0.1 at the same interval.",
         "",
         "| figure | value | target |",
         "|---|---|---|",
