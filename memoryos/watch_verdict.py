@@ -56,9 +56,7 @@ def read_verdict(path: Path, receipt_key: bytes) -> dict[str, Any]:
     return body
 
 
-def _usable(
-    body: dict[str, Any], store: Path, seq: int, now: datetime, max_age: timedelta
-) -> dict[str, Any]:
+def _usable(body: dict[str, Any], store: Path, seq: int, now: datetime, max_age: timedelta) -> dict[str, Any]:
     covered = body.get("covered", {}).get(str(store.resolve()))
     if not isinstance(covered, int):
         raise WatchVerdictUnusable(f"the watcher does not audit {store}")
