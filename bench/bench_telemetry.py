@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import memoryos
+from memoryos.cli_output import Progress
 from memoryos.llm import LLMSettings, ModelClient
 from memoryos.memory import key_path_for
 from memoryos.otel import OtelTelemetry
@@ -245,8 +246,10 @@ def on_versus_off(args: argparse.Namespace, work: Path, endpoint: str) -> dict[s
     timers = {mode: Timed(mem) for mode, mem in stores.items()}
     runs: list[dict[str, tuple[float, float]]] = []
     try:
-        for run in range(args.runs):
-            runs.append(one_run(stores, timers, random.Random(1000 + run), args))
+        with Progress("bench_telemetry: runs", total=args.runs) as progress:
+            for run in range(args.runs):
+                runs.append(one_run(stores, timers, random.Random(1000 + run), args))
+                progress.advance()
     finally:
         for mem in stores.values():
             mem.close()
