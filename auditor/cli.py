@@ -1,7 +1,9 @@
 """`memoryos-audit` / `python -m auditor`: a thin command line over auditor.audit().
 
 Exit codes: 0 healthy; 1 waiting only; 3 any other state at or above the --fail-on threshold;
-2 unreadable input or a usage error. Errors become exit codes here and nowhere else.
+2 unreadable input or a usage error. `watch` exits 0 when stopped (a signal, or --passes), 2 when
+its sources cannot be read at the start or its state file belongs to another audit. Errors become
+exit codes here and nowhere else.
 """
 
 from __future__ import annotations
