@@ -10,61 +10,37 @@ __all__ = ["FACT_KEYS", "Facts", "Parsed"]
 
 
 class Facts(NamedTuple):
-    """A valid receipt, one slot per field of receipts.model.FIELDS (None where absent)."""
+    """A valid receipt, one slot per field of receipts.model.FIELDS (None where absent), in the
+    sorted order of the fields' names: the order of a canonical line (auditor.fastline)."""
 
-    receipt_id: str
-    run_id: str
-    chain_id: str
-    seq: int
-    prev: str
+    assistant_scope: str | None
     at: str
     boundary: str
-    status: str
-    source_version: str | None
-    memory_id: str | None
-    version: int | None
-    derived_from: list[str] | None
-    user_scope: str | None
-    assistant_scope: str | None
-    from_tier: str | None
-    to_tier: str | None
-    source_present: bool | None
-    wait_until: str | None
-    depends_on: list[str] | None
-    outcome: str | None
+    chain_id: str
     degraded: bool | None
-    reason: str | None
+    depends_on: list[str] | None
+    derived_from: list[str] | None
+    from_tier: str | None
     mac: str | None
+    memory_id: str | None
+    outcome: str | None
+    prev: str
+    reason: str | None
+    receipt_id: str
+    run_id: str
     schema: str
+    seq: int
+    source_present: bool | None
+    source_version: str | None
+    status: str
+    to_tier: str | None
+    user_scope: str | None
+    version: int | None
+    wait_until: str | None
 
 
-FACT_KEYS = (
-    "receiptId",
-    "runId",
-    "chainId",
-    "seq",
-    "prev",
-    "atUtc",
-    "boundary",
-    "status",
-    "sourceVersion",
-    "memoryId",
-    "version",
-    "derivedFrom",
-    "userScope",
-    "assistantScope",
-    "fromTier",
-    "toTier",
-    "sourcePresent",
-    "waitUntilUtc",
-    "dependsOnVersion",
-    "outcomeReceipt",
-    "degraded",
-    "reason",
-    "mac",
-    "schema",
-)
-assert set(FACT_KEYS) == set(FIELDS), "Facts must mirror receipts.model.FIELDS"
+FACT_KEYS = tuple(sorted(FIELDS))  # the receipt field behind each slot of Facts
+assert len(FACT_KEYS) == len(Facts._fields), "Facts must mirror receipts.model.FIELDS"
 
 
 class Parsed(NamedTuple):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from operator import itemgetter
 from typing import Any
 
 from auditor.facts import FACT_KEYS, Facts, Parsed
@@ -32,7 +31,7 @@ real_day = lru_cache(maxsize=4096)(g.is_real_day)  # days repeat: one calendar c
 
 __all__ = ["SORTED", "parse_canonical"]
 
-SORTED = tuple(sorted(FIELDS))  # orjson's OPT_SORT_KEYS order (all keys are ASCII)
+SORTED = FACT_KEYS  # sorted: orjson's OPT_SORT_KEYS order (all keys are ASCII), and Facts's
 
 
 def _plain(pattern: str) -> str:
@@ -124,7 +123,6 @@ assert {name for name in SORTED if FIELDS[name].only_for is not None} == {
     "outcomeReceipt",
     "reason",
 }, "a new boundary-bound field needs its check in _applies()"
-_TO_FACTS = itemgetter(*(SORTED.index(name) for name in FACT_KEYS))
 
 
 def _applies(v: list[Any]) -> bool:
@@ -178,7 +176,7 @@ def parse_canonical(raw: bytes) -> Parsed | None:
         canonical = raw
     else:  # never the first member: atUtc always precedes it
         canonical = raw[: match.start(_MAC_GROUP) - _MAC_LEAD] + raw[match.end(_MAC_GROUP) + 1 :]
-    return _new_parsed(Parsed, (_new_facts(Facts, _TO_FACTS(v)), canonical, None))
+    return _new_parsed(Parsed, (_new_facts(Facts, v), canonical, None))
 
 
 _LISTS = (_DEPENDS, _DERIVED)

@@ -3,13 +3,13 @@
 It holds the engine's compact state (chain heads and the seq digests that tell a duplicate, the
 undecided runs, the lineage heads — units still in the store —, the findings of decided runs, the
 filters of decided ids) and, per source, where reading stopped: a JSONL file's byte offset, a
-store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/1`):
+store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/2`; /1 had another filter of decided ids):
 
-    {"mac":"<64 hex>","schema":"memoryos.audit-state/1"}\\n
+    {"mac":"<64 hex>","schema":"memoryos.audit-state/2"}\\n
     <body: one JSON object>
 
 `mac` is the HMAC-SHA256 of the body bytes under the state key: a key derived from the receipt key
-when the audit has one (`HMAC(receipt key, "memoryos.audit-state/1")`), else a key file made beside
+when the audit has one (`HMAC(receipt key, "memoryos.audit-state/2")`), else a key file made beside
 the state (`<state>.key`, mode 0600) when the state is first written. A state that does not verify,
 has another schema, or was written for other sources or options is refused (`StateError`), never
 guessed at: the caller audits in full instead.
@@ -45,7 +45,7 @@ __all__ = [
     "write_state",
 ]
 
-STATE_SCHEMA = "memoryos.audit-state/1"
+STATE_SCHEMA = "memoryos.audit-state/2"
 _KEY_SUFFIX = ".key"
 
 
@@ -207,15 +207,13 @@ def _load_chain(raw: list[Any]) -> _Chain:
 
 
 def _dump_bloom(bloom: Bloom) -> list[Any]:
-    return [[[_b64(array), bits] for array, bits in bloom._filters], bloom._count, bloom._capacity]
+    filters, count, capacity = bloom.dump()
+    return [[_b64(raw) for raw in filters], count, capacity]
 
 
 def _load_bloom(raw: list[Any]) -> Bloom:
     filters, count, capacity = raw
-    bloom = Bloom.__new__(Bloom)
-    bloom._filters = [(bytearray(_unb64(array)), bits) for array, bits in filters]
-    bloom._count, bloom._capacity = count, capacity
-    return bloom
+    return Bloom.load([_unb64(text) for text in filters], count, capacity)
 
 
 def dump_engine(engine: Engine) -> dict[str, Any]:
