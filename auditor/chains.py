@@ -79,10 +79,7 @@ class Chains:
         """Check one receipt; DUPLICATE when it is a copy of one already seen (ignore it).
         `digest`: the link's first bytes, when the caller has them as bytes already."""
         chain = self._chains.get(chain_id)
-        if digest is None:
-            digest = bytes.fromhex(link[: 2 * _PREFIX])
-        else:
-            digest = digest[:_PREFIX]
+        digest = bytes.fromhex(link[: 2 * _PREFIX]) if digest is None else digest[:_PREFIX]
         # The next receipt of its chain, with nothing waiting behind it: what almost every receipt
         # of an export is, so the general steps below are written out once here.
         if (

@@ -3,7 +3,8 @@
 It holds the engine's compact state (chain heads and the seq digests that tell a duplicate, the
 undecided runs, the lineage heads — units still in the store —, the findings of decided runs, the
 filters of decided ids) and, per source, where reading stopped: a JSONL file's byte offset, a
-store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/2`; /1 had another filter of decided ids):
+store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/2`; /1 kept
+another filter of decided ids):
 
     {"mac":"<64 hex>","schema":"memoryos.audit-state/2"}\\n
     <body: one JSON object>
