@@ -146,7 +146,7 @@ class Engine:
         self._runs = 0
         self._units: dict[str, _Unit] = {}
         self._scopes: dict[Scope, Scope] = {}
-        self._versions: set[str] = set()
+        self._versions: set[str | None] = set()
         self._n = 0
         self._lines = 0
         self._duplicates = 0
@@ -162,7 +162,7 @@ class Engine:
     def feed(self, item: Parsed | Bad, where: str) -> None:
         self._lines += 1
         if isinstance(item, Parsed):
-            self._take(item.facts, item.canonical, item.uncertain, where)
+            self._take(item[0], item[1], item[2], where)
         else:
             self._take_bad(item, where)
 
@@ -217,9 +217,7 @@ class Engine:
             if not self._min_at:
                 self._min_at = at
         self._n += 1
-        version = f.source_version
-        if version is not None and version not in self._versions:
-            self._versions.add(version)
+        self._versions.add(f.source_version)  # None too: dropped when reported
         run = self._run(f.run_id)
         if self._notes:
             self._flush_notes(run)
@@ -533,7 +531,7 @@ class Engine:
         closed = {run: found for run, found in results.items() if verdict(found) != HEALTHY}
         window = (self._min_at, self._max_at) if self._n else None
         runs = self._runs + len(self._open) + len(self._held)
-        versions = tuple(sorted(self._versions))
+        versions = tuple(sorted(v for v in self._versions if v is not None))
         change = min(deadlines, default=None)
         return Outcome(closed, runs, self._n, self._lines, self._duplicates, window, versions, change)
 

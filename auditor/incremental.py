@@ -124,7 +124,7 @@ class _Reader:
                     stripped = raw.strip()
                     if stripped:
                         c.items += 1
-                        yield parse_raw(stripped, engine.last_link), f"{path}:{c.lines}"
+                        yield parse_raw(stripped, lambda: engine.last_link), f"{path}:{c.lines}"
             except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt gzip stream
                 yield None, f"{path}:{c.lines + 1}: unreadable ({type(exc).__name__})"
 

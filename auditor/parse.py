@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -237,15 +237,17 @@ def from_object(obj: object, expected_prev: str | None = None, raw: bytes | None
     return Parsed(_new_facts(Facts, map(obj.get, KEYS)), _canonical(obj, raw))
 
 
-def parse_raw(raw: bytes, expected_prev: str | None = None) -> Parsed | Bad:
+def parse_raw(raw: bytes, expected_prev: str | Callable[[], str | None] | None = None) -> Parsed | Bad:
     """One stripped, non-empty line: a canonical, valid line by the fast path (auditor.fastline),
-    anything else by the reference path, which the fast path only ever agrees with."""
+    anything else by the reference path, which the fast path only ever agrees with.
+    `expected_prev` (or a function that tells it, asked only when the reference path runs): the
+    link the line's `prev` probably holds, which the reference path then need not re-check."""
     if len(raw) > MAX_LINE_BYTES:
         return Bad(f"line longer than {MAX_LINE_BYTES} bytes", None, None, None)
     parsed = parse_canonical(raw)
     if parsed is not None:
         return parsed
-    return _decoded(raw, expected_prev)
+    return _decoded(raw, expected_prev() if callable(expected_prev) else expected_prev)
 
 
 def parse_reference(raw: bytes, expected_prev: str | None = None) -> Parsed | Bad:

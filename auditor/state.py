@@ -232,7 +232,7 @@ def dump_engine(engine: Engine) -> dict[str, Any]:
         "units": {mid: _dump_unit(u) for mid, u in e._units.items()},
         "counts": [e._runs, e._n, e._lines, e._duplicates],
         "window": [e._min_at, e._max_at],
-        "versions": sorted(e._versions),
+        "versions": sorted(v for v in e._versions if v is not None),
         "decided": [_dump_bloom(e._decided_runs), e._max_run, _dump_bloom(e._dropped_units), e._max_unit],
         "lastLink": e.last_link,
     }
