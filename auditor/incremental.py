@@ -136,7 +136,7 @@ class _Reader:
         if c.first is not None and fingerprint(first) != c.first:
             raise _refuse(c, "starts with another line (another file or another chain)")
         if c.last_at > len(first):
-            _skip(handle, c.last_at - len(first))
+            _skip(handle, c.last_at)
         last = first if c.last_at == 0 else handle.readline()
         if fingerprint(last) != c.last or handle.tell() != c.position:
             raise _refuse(c, "no longer holds the lines already audited")
@@ -216,7 +216,12 @@ def read_outbox_rows(path: Path, after_seq: int = 0, batch: int = 1000) -> Itera
         conn.close()
 
 
-def _skip(handle: BinaryIO, count: int) -> None:
+def _skip(handle: BinaryIO, offset: int) -> None:
+    """To `offset` from the start: a seek in a plain file, reading through a gzip stream."""
+    if not isinstance(handle, gzip.GzipFile):
+        handle.seek(offset)
+        return
+    count = offset - handle.tell()
     while count > 0:
         chunk = handle.read(min(count, 1 << 20))
         if not chunk:

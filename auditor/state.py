@@ -128,11 +128,31 @@ def _unfindings(raw: list[Any] | None) -> list[Finding] | None:
     return [Finding(rule, RULES[rule].state, tuple(ids), reason) for rule, ids, reason in raw]
 
 
-def _scope(raw: list[Any] | None) -> tuple[str | None, str | None] | None:
-    return None if raw is None else (raw[0], raw[1])
+Scope = tuple[str | None, str | None]
 
 
-def _dump_run(run: _Run) -> list[Any]:
+class _ScopeTable:
+    """Scopes saved once each, referred to by their index: tens of thousands of open runs share a
+    handful of scopes, and the loaded engine shares one tuple per scope as a fresh one does."""
+
+    def __init__(self, scopes: list[Any] | None = None) -> None:
+        self.scopes: list[Scope] = [(s[0], s[1]) for s in scopes or ()]
+        self._index: dict[Scope, int] = {}
+
+    def ref(self, scope: Scope | None) -> int | None:
+        if scope is None:
+            return None
+        index = self._index.get(scope)
+        if index is None:
+            index = self._index[scope] = len(self.scopes)
+            self.scopes.append(scope)
+        return index
+
+    def get(self, ref: int | None) -> Scope | None:
+        return None if ref is None else self.scopes[ref]
+
+
+def _dump_run(run: _Run, scopes: _ScopeTable) -> list[Any]:
     promo = run.promo
     promo_raw = (
         None if promo is None else [promo.released, sorted(promo.covered), promo.opened, list(promo.terminal)]
@@ -142,7 +162,7 @@ def _dump_run(run: _Run) -> list[Any]:
         run.run_id,
         run.born,
         run.touched,
-        run.scope,
+        scopes.ref(run.scope),
         run.scope_rid,
         _findings(run.findings),
         run.flags,
@@ -152,10 +172,10 @@ def _dump_run(run: _Run) -> list[Any]:
     ]
 
 
-def _load_run(raw: list[Any]) -> _Run:
+def _load_run(raw: list[Any], scopes: _ScopeTable) -> _Run:
     run_id, born, touched, scope, scope_rid, found, flags, retrieved, generates, promo = raw
     run = _Run(run_id, born)
-    run.touched, run.scope, run.scope_rid, run.flags = touched, _scope(scope), scope_rid, flags
+    run.touched, run.scope, run.scope_rid, run.flags = touched, scopes.get(scope), scope_rid, flags
     run.findings = _unfindings(found)
     run.retrieved = None if retrieved is None else set(retrieved)
     run.generates = None if generates is None else [(rid, deps) for rid, deps in generates]
@@ -165,12 +185,13 @@ def _load_run(raw: list[Any]) -> _Run:
     return run
 
 
-def _dump_unit(unit: _Unit) -> list[Any]:
+def _dump_unit(unit: _Unit, scopes: _ScopeTable) -> list[Any]:
+    suspects = None if unit.suspects is None else [[scopes.ref(s), run, rid] for s, run, rid in unit.suspects]
     return [
-        unit.scope,
+        scopes.ref(unit.scope),
         unit.ckey,
         unit.crid,
-        unit.suspects,
+        suspects,
         None if unit.newer is None else [[v, at] for v, at in unit.newer.items()],
         unit.retrieves,
         unit.pending,
@@ -178,16 +199,23 @@ def _dump_unit(unit: _Unit) -> list[Any]:
     ]
 
 
-def _load_unit(raw: list[Any]) -> _Unit:
+def _load_unit(raw: list[Any], scopes: _ScopeTable) -> _Unit:
     scope, ckey, crid, suspects, newer, retrieves, pending, resolved = raw
     unit = _Unit()
-    unit.scope, unit.crid, unit.resolved = _scope(scope), crid, resolved
+    unit.scope, unit.crid, unit.resolved = scopes.get(scope), crid, resolved
     unit.ckey = None if ckey is None else (ckey[0], ckey[1])
-    unit.suspects = None if suspects is None else [((s[0], s[1]), run, rid) for s, run, rid in suspects]
+    unit.suspects = None if suspects is None else [(_scope(scopes, s), run, rid) for s, run, rid in suspects]
     unit.newer = None if newer is None else dict(newer)
     unit.retrieves = None if retrieves is None else [(r[0], r[1], r[2], r[3]) for r in retrieves]
     unit.pending = None if pending is None else (pending[0], pending[1], pending[2])
     return unit
+
+
+def _scope(scopes: _ScopeTable, ref: int) -> Scope:
+    scope = scopes.get(ref)
+    if scope is None:
+        raise ValueError("a suspect without a scope")
+    return scope
 
 
 def _dump_chain(chain: _Chain) -> list[Any]:
@@ -221,30 +249,35 @@ def dump_engine(engine: Engine) -> dict[str, Any]:
     """Everything the engine needs to go on as if it had never stopped (notes are always empty
     between two receipts; the scope interning table is rebuilt as receipts arrive)."""
     e = engine
-    return {
+    scopes = _ScopeTable()
+    dumped = {
         "ordered": e._ordered,
         "idle": e._idle,
         "sweepEvery": e._sweep_every,
         "chains": {cid: _dump_chain(c) for cid, c in e._chains._chains.items()},
-        "open": [_dump_run(r) for r in e._open.values()],
-        "held": [_dump_run(r) for r in e._held.values()],
+        "open": [_dump_run(r, scopes) for r in e._open.values()],
+        "held": [_dump_run(r, scopes) for r in e._held.values()],
         "closed": {run: _findings(found) for run, found in e._closed.items()},
-        "units": {mid: _dump_unit(u) for mid, u in e._units.items()},
+        "units": {mid: _dump_unit(u, scopes) for mid, u in e._units.items()},
         "counts": [e._runs, e._n, e._lines, e._duplicates],
         "window": [e._min_at, e._max_at],
         "versions": sorted(v for v in e._versions if v is not None),
         "decided": [_dump_bloom(e._decided_runs), e._max_run, _dump_bloom(e._dropped_units), e._max_unit],
         "lastLink": e.last_link,
     }
+    dumped["scopes"] = scopes.scopes
+    return dumped
 
 
 def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
     engine = Engine(times, key, ordered=raw["ordered"], idle=raw["idle"], sweep_every=raw["sweepEvery"])
+    scopes = _ScopeTable(raw["scopes"])
+    engine._scopes = {scope: scope for scope in scopes.scopes}
     engine._chains._chains = {cid: _load_chain(c) for cid, c in raw["chains"].items()}
-    engine._open = OrderedDict((r[0], _load_run(r)) for r in raw["open"])
-    engine._held = {r[0]: _load_run(r) for r in raw["held"]}
+    engine._open = OrderedDict((r[0], _load_run(r, scopes)) for r in raw["open"])
+    engine._held = {r[0]: _load_run(r, scopes) for r in raw["held"]}
     engine._closed = {run: _unfindings(found) or [] for run, found in raw["closed"].items()}
-    engine._units = {mid: _load_unit(u) for mid, u in raw["units"].items()}
+    engine._units = {mid: _load_unit(u, scopes) for mid, u in raw["units"].items()}
     engine._runs, engine._n, engine._lines, engine._duplicates = raw["counts"]
     engine._min_at, engine._max_at = raw["window"]
     engine._versions = set(raw["versions"])
