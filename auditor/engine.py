@@ -198,10 +198,7 @@ class Engine:
             self._chains.add(f.chain_id, f.seq, f.prev, link, run=f.run_id, rid=f.receipt_id, digest=digest)
             == DUPLICATE
         ):
-            self._duplicates += 1
-            # a conflicting copy is reported on its own run, not the first holder's
-            if self._notes:
-                self._flush_notes(self._run(f.run_id))
+            self._duplicate(f.run_id)
             return
         if self._key is not None:
             mac = self._mac_state.copy()
@@ -216,20 +213,28 @@ class Engine:
             self._max_at = at
             if not self._min_at:
                 self._min_at = at
-        self._n += 1
+        n = self._n = self._n + 1
         self._versions.add(f.source_version)  # None too: dropped when reported
-        run = self._run(f.run_id)
+        run = self._open.get(f.run_id)
+        if run is None:
+            run = self._run(f.run_id)
+        else:  # an open run again (what _run does for it, written out)
+            run.touched, run.memo = n, None
         if self._notes:
             self._flush_notes(run)
         if uncertain is not None:  # usable for the rules all the same: precedence picks the verdict
             run.add(finding("evidence.invalid", (f.receipt_id,), f"{where}: {uncertain}"))
-        cut = self._times.expiry_cut
-        if cut is not None:
+        if self._times.expiry_cut is not None:
             self._check_expiry(run, f)
         scope = self._run_scope(run, f)
         self._boundary(run, f, scope)
-        if self._ordered and self._n % self._sweep_every == 0:
+        if n % self._sweep_every == 0 and self._ordered:
             self._sweep()
+
+    def _duplicate(self, run_id: str) -> None:
+        self._duplicates += 1
+        if self._notes:  # a conflicting copy is reported on its own run, not the first holder's
+            self._flush_notes(self._run(run_id))
 
     def _run_scope(self, run: _Run, f: Facts) -> Scope | None:
         """The receipt's scope (one shared tuple per scope), checked against its run's."""
@@ -238,6 +243,8 @@ class Engine:
             return None
         key = (user, assistant)
         scope = self._scopes.setdefault(key, key)
+        if run.scope is scope:  # shared tuples: the same scope is the same object
+            return scope
         if run.scope is None:
             run.scope, run.scope_rid = scope, f.receipt_id
         elif run.scope != scope:
