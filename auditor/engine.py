@@ -157,6 +157,7 @@ class Engine:
         self._decided_runs, self._dropped_units = Bloom(), Bloom()
         self._max_run = self._max_unit = ""
         self.last_link: str | None = None  # lets the parser skip re-checking a prev it can predict
+        self._verdicts: dict[str, tuple[list[Finding], int, str]] = {}  # see _verdict()
 
     # ---- input -------------------------------------------------------------------------------
     def feed(self, item: Parsed | Bad, where: str) -> None:
@@ -462,6 +463,15 @@ class Engine:
             self._decided_runs.add(run.run_id)
             self._max_run = max(self._max_run, run.run_id)
 
+    def _verdict(self, run_id: str, found: list[Finding]) -> str:
+        """verdict(found), remembered per run for the next finish (findings lists only grow)."""
+        hit = self._verdicts.get(run_id)
+        if hit is not None and hit[0] is found and hit[1] == len(found):
+            return hit[2]
+        state = verdict(found)
+        self._verdicts[run_id] = (found, len(found), state)
+        return state
+
     def _late(self, run_id: str, found: Finding) -> None:
         """A finding for a run that may already be decided (decided healthy runs keep no entry)."""
         run = self._open.get(run_id) or self._held.get(run_id)
@@ -535,7 +545,7 @@ class Engine:
         if self._n == 0:
             none = finding("evidence.none", (), "no receipts were read")
             results[FILE_RUN] = [*results.get(FILE_RUN, ()), none]
-        closed = {run: found for run, found in results.items() if verdict(found) != HEALTHY}
+        closed = {run: found for run, found in results.items() if self._verdict(run, found) != HEALTHY}
         window = (self._min_at, self._max_at) if self._n else None
         runs = self._runs + len(self._open) + len(self._held)
         versions = tuple(sorted(v for v in self._versions if v is not None))

@@ -23,6 +23,7 @@ import hashlib
 import hmac
 import os
 from collections import OrderedDict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -152,37 +153,46 @@ class _ScopeTable:
         return None if ref is None else self.scopes[ref]
 
 
-def _dump_run(run: _Run, scopes: _ScopeTable) -> list[Any]:
+def _dump_runs(runs: Iterable[_Run], scopes: _ScopeTable) -> dict[str, list[Any]]:
+    """Column by column, and the rare parts (findings, promotions, retrievals, generations) only for
+    the runs that have them: most open runs are one or two receipts with nothing to say yet."""
+    ids, born, touched, scope, rid, extra = [], [], [], [], [], []
+    for index, run in enumerate(runs):
+        ids.append(run.run_id)
+        born.append(run.born)
+        touched.append(run.touched)
+        scope.append(scopes.ref(run.scope))
+        rid.append(run.scope_rid)
+        if run.findings or run.flags or run.retrieved or run.generates or run.promo is not None:
+            extra.append([index, *_run_extra(run)])
+    return {"ids": ids, "born": born, "touched": touched, "scope": scope, "rid": rid, "extra": extra}
+
+
+def _run_extra(run: _Run) -> list[Any]:
     promo = run.promo
     promo_raw = (
         None if promo is None else [promo.released, sorted(promo.covered), promo.opened, list(promo.terminal)]
     )
     retrieved = None if run.retrieved is None else sorted(run.retrieved)
-    return [
-        run.run_id,
-        run.born,
-        run.touched,
-        scopes.ref(run.scope),
-        run.scope_rid,
-        _findings(run.findings),
-        run.flags,
-        retrieved,
-        run.generates,
-        promo_raw,
-    ]
+    return [_findings(run.findings), run.flags, retrieved, run.generates, promo_raw]
 
 
-def _load_run(raw: list[Any], scopes: _ScopeTable) -> _Run:
-    run_id, born, touched, scope, scope_rid, found, flags, retrieved, generates, promo = raw
-    run = _Run(run_id, born)
-    run.touched, run.scope, run.scope_rid, run.flags = touched, scopes.get(scope), scope_rid, flags
-    run.findings = _unfindings(found)
-    run.retrieved = None if retrieved is None else set(retrieved)
-    run.generates = None if generates is None else [(rid, deps) for rid, deps in generates]
-    if promo is not None:
-        released, covered, opened, terminal = promo
-        run.promo = Promotions(released, set(covered), [tuple(o) for o in opened], set(terminal))
-    return run
+def _load_runs(raw: dict[str, list[Any]], scopes: _ScopeTable) -> list[_Run]:
+    runs = []
+    columns = zip(raw["ids"], raw["born"], raw["touched"], raw["scope"], raw["rid"], strict=True)
+    for run_id, born, touched, scope, scope_rid in columns:
+        run = _Run(run_id, born)
+        run.touched, run.scope, run.scope_rid = touched, scopes.get(scope), scope_rid
+        runs.append(run)
+    for index, found, flags, retrieved, generates, promo in raw["extra"]:
+        run = runs[index]
+        run.findings, run.flags = _unfindings(found), flags
+        run.retrieved = None if retrieved is None else set(retrieved)
+        run.generates = None if generates is None else [(rid, deps) for rid, deps in generates]
+        if promo is not None:
+            released, covered, opened, terminal = promo
+            run.promo = Promotions(released, set(covered), [tuple(o) for o in opened], set(terminal))
+    return runs
 
 
 def _dump_unit(unit: _Unit, scopes: _ScopeTable) -> list[Any]:
@@ -255,8 +265,8 @@ def dump_engine(engine: Engine) -> dict[str, Any]:
         "idle": e._idle,
         "sweepEvery": e._sweep_every,
         "chains": {cid: _dump_chain(c) for cid, c in e._chains._chains.items()},
-        "open": [_dump_run(r, scopes) for r in e._open.values()],
-        "held": [_dump_run(r, scopes) for r in e._held.values()],
+        "open": _dump_runs(e._open.values(), scopes),
+        "held": _dump_runs(e._held.values(), scopes),
         "closed": {run: _findings(found) for run, found in e._closed.items()},
         "units": {mid: _dump_unit(u, scopes) for mid, u in e._units.items()},
         "counts": [e._runs, e._n, e._lines, e._duplicates],
@@ -274,8 +284,8 @@ def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
     scopes = _ScopeTable(raw["scopes"])
     engine._scopes = {scope: scope for scope in scopes.scopes}
     engine._chains._chains = {cid: _load_chain(c) for cid, c in raw["chains"].items()}
-    engine._open = OrderedDict((r[0], _load_run(r, scopes)) for r in raw["open"])
-    engine._held = {r[0]: _load_run(r, scopes) for r in raw["held"]}
+    engine._open = OrderedDict((run.run_id, run) for run in _load_runs(raw["open"], scopes))
+    engine._held = {run.run_id: run for run in _load_runs(raw["held"], scopes)}
     engine._closed = {run: _unfindings(found) or [] for run, found in raw["closed"].items()}
     engine._units = {mid: _load_unit(u, scopes) for mid, u in raw["units"].items()}
     engine._runs, engine._n, engine._lines, engine._duplicates = raw["counts"]
