@@ -32,7 +32,7 @@ import orjson
 from auditor.bloom import Bloom
 from auditor.chains import _Chain
 from auditor.engine import Engine, _Run, _Unit
-from auditor.judge import Promotions, Times
+from auditor.judge import Promotions, Times, open_intents
 from auditor.sources import AuditInputError
 from auditor.states import RULES, Finding
 from receipts import create_key_file, read_key_file
@@ -170,9 +170,12 @@ def _dump_runs(runs: Iterable[_Run], scopes: _ScopeTable) -> dict[str, list[Any]
 
 def _run_extra(run: _Run) -> list[Any]:
     promo = run.promo
-    promo_raw = (
-        None if promo is None else [promo.released, sorted(promo.covered), promo.opened, list(promo.terminal)]
-    )
+    promo_raw = None
+    if promo is not None:
+        # Compacted to what can still matter: covered only grows, so a released source already
+        # covered never counts again, and an intent once terminated or released stays closed.
+        released = {key: rid for key, rid in promo.released.items() if key not in promo.covered}
+        promo_raw = [released, sorted(promo.covered), open_intents(promo), list(promo.terminal)]
     retrieved = None if run.retrieved is None else sorted(run.retrieved)
     return [_findings(run.findings), run.flags, retrieved, run.generates, promo_raw]
 
