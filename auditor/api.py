@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from auditor.chains import Unordered
-from auditor.engine import Engine
+from auditor.engine import Engine, collector_paused
 from auditor.judge import Times
 from auditor.report import Report, build_report
 from auditor.sources import AuditInputError, read_source
@@ -113,14 +113,15 @@ def audit(
     times = _times(moment, max_age, DEFAULT_GRACE if grace is None else grace)
     stores_listed = stores_in(listed)
     key, macs = choose_key(key, stores_listed)
-    try:
-        engine, mode = _run_pass(listed, times, key, ordered=True), "streaming"
-    except Unordered:  # not in a store's export order: sort it on disk, then stream it
+    with collector_paused():
         try:
-            engine, mode = _sorted_pass(listed, times, key), "sorted"
-        except Unordered:  # a chain whose seq and time disagree: decide nothing before the end
-            engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
-    outcome = engine.finish()
+            engine, mode = _run_pass(listed, times, key, ordered=True), "streaming"
+        except Unordered:  # not in a store's export order: sort it on disk, then stream it
+            try:
+                engine, mode = _sorted_pass(listed, times, key), "sorted"
+            except Unordered:  # a chain whose seq and time disagree: decide nothing before the end
+                engine, mode = _run_pass(listed, times, key, ordered=False), "exact"
+        outcome = engine.finish()
     notes = check_heads(outcome, stores_listed, key)
     return build_report(outcome, times.now, mode, macs=macs, notes=notes)
 
@@ -159,10 +160,11 @@ def _audit_with_state(
             "so it cannot be combined with a state (--state): audit in full for a maximum age"
         )
     key, macs = choose_key(key, stores_in([(p, False) for p in sources] + [(p, True) for p in stores]))
-    if state.exists():
-        incremental = IncrementalAudit.resume(state, sources, stores=stores, key=key, grace=grace)
-    else:
-        incremental = IncrementalAudit(sources, stores=stores, key=key, grace=grace)
-    report = incremental.check(now)
-    incremental.save(state)
+    with collector_paused():
+        if state.exists():
+            incremental = IncrementalAudit.resume(state, sources, stores=stores, key=key, grace=grace)
+        else:
+            incremental = IncrementalAudit(sources, stores=stores, key=key, grace=grace)
+        report = incremental.check(now)
+        incremental.save(state)
     return dataclasses.replace(report, macs=macs)

@@ -2,57 +2,84 @@
 
 The streaming pass forgets runs and units once decided; a later receipt naming one of them must
 not be judged without it. Remembering every id exactly would cost ~80 bytes each in Python; this
-filter costs 4 bytes each, and a false "maybe" (about 6 in a million) only costs a re-run, never
-a verdict. The engine asks it only about ids that are not newer than every decided one.
+filter costs about 6 bytes each, and a false "maybe" (about 1 in 100,000 look-ups) only costs a
+re-run, never a verdict. The engine asks it only about ids that are not newer than every decided
+one.
+
+It is a blocked Bloom filter: each id sets 8 bits inside one 512-bit block, the block a Python int,
+so an `add` is one hash, two table look-ups and one `|=` instead of eight probes in a loop (it runs
+for every decided run and every unit that leaves the store). The bit masks come from a fixed seed
+and the hash is the same in every process, so a filter saved in an audit state (auditor.state)
+answers alike when an audit resumes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import random
 
 __all__ = ["Bloom"]
 
-_BITS_PER_ITEM = 32
-_PROBES = 8  # with 32 bits per item: about 6 false positives per million look-ups
+_BLOCK_BITS = 512
+_ITEMS_PER_BLOCK = 16  # 32 bits per item, 8 of them set per id: about 1e-5 false positives
+_TABLE = 4096  # each half of an id's mask: 4 bits of the block, chosen by 12 bits of its hash
+
+
+def _masks(seed: int) -> tuple[int, ...]:
+    rnd = random.Random(seed)
+    return tuple(sum(1 << bit for bit in rnd.sample(range(_BLOCK_BITS), 4)) for _ in range(_TABLE))
+
+
+_LOW, _HIGH = _masks(1), _masks(2)
 
 
 class Bloom:
     def __init__(self, capacity: int = 1 << 14) -> None:
-        self._filters: list[tuple[bytearray, int]] = []
+        self._filters: list[list[int]] = []  # each a list of blocks; a new, twice larger one when full
         self._count = 0
         self._capacity = 0
         self._grow(capacity)
 
     def _grow(self, capacity: int) -> None:
-        bits = capacity * _BITS_PER_ITEM
-        self._filters.append((bytearray(bits // 8), bits))
+        self._filters.append([0] * max(1, capacity // _ITEMS_PER_BLOCK))
         self._capacity += capacity
 
     def add(self, key: str) -> None:
         if self._count >= self._capacity:  # keep the false-positive rate: a new, twice larger filter
             self._grow(self._capacity)
         self._count += 1
-        array, bits = self._filters[-1]
+        blocks = self._filters[-1]
         h = _hash(key)
-        step = (h >> 32) | 1
-        for i in range(_PROBES):
-            bit = (h + i * step) % bits
-            array[bit >> 3] |= 1 << (bit & 7)
+        blocks[(h >> 24) % len(blocks)] |= _LOW[h & 0xFFF] | _HIGH[(h >> 12) & 0xFFF]
 
     def __contains__(self, key: str) -> bool:
         h = _hash(key)
-        step = (h >> 32) | 1
-        for array, bits in self._filters:
-            for i in range(_PROBES):
-                bit = (h + i * step) % bits
-                if not array[bit >> 3] & (1 << (bit & 7)):
-                    break
-            else:
-                return True
-        return False
+        mask = _LOW[h & 0xFFF] | _HIGH[(h >> 12) & 0xFFF]
+        return any(blocks[(h >> 24) % len(blocks)] & mask == mask for blocks in self._filters)
+
+    def dump(self) -> tuple[list[bytes], int, int]:
+        """(each filter's blocks as bytes, count, capacity): what auditor.state saves."""
+        size = _BLOCK_BITS // 8
+        return (
+            [b"".join(b.to_bytes(size, "little") for b in f) for f in self._filters],
+            self._count,
+            self._capacity,
+        )
+
+    @classmethod
+    def load(cls, filters: list[bytes], count: int, capacity: int) -> Bloom:
+        size = _BLOCK_BITS // 8
+        bloom = cls.__new__(cls)
+        bloom._filters = [
+            [int.from_bytes(raw[at : at + size], "little") for at in range(0, len(raw), size)]
+            for raw in filters
+        ]
+        if any(not blocks for blocks in bloom._filters) or not bloom._filters:
+            raise ValueError("an empty filter")
+        bloom._count, bloom._capacity = count, capacity
+        return bloom
 
 
 def _hash(key: str) -> int:
-    """A hash that is the same in every process (str.__hash__ is salted per process), so that a
-    filter saved in an audit state (auditor.state) answers alike when an audit resumes."""
+    """A hash that is the same in every process (str.__hash__ is salted per process)."""
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little")

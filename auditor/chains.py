@@ -65,12 +65,36 @@ class Chains:
         self._report = report
         self._ordered = ordered
 
-    def add(self, chain_id: str, seq: int, prev: str, link: str, *, run: str | None, rid: str | None) -> str:
-        """Check one receipt; DUPLICATE when it is a copy of one already seen (ignore it)."""
+    def add(
+        self,
+        chain_id: str,
+        seq: int,
+        prev: str,
+        link: str,
+        *,
+        run: str | None,
+        rid: str | None,
+        digest: bytes | None = None,
+    ) -> str:
+        """Check one receipt; DUPLICATE when it is a copy of one already seen (ignore it).
+        `digest`: the link's first bytes, when the caller has them as bytes already."""
         chain = self._chains.get(chain_id)
+        digest = bytes.fromhex(link[: 2 * _PREFIX]) if digest is None else digest[:_PREFIX]
+        # The next receipt of its chain, with nothing waiting behind it: what almost every receipt
+        # of an export is, so the general steps below are written out once here.
+        if (
+            chain is not None
+            and seq == chain.next_seq
+            and len(chain.seen) == seq * _PREFIX
+            and not chain.pending
+        ):
+            chain.seen += digest
+            if prev != chain.link:
+                self._broken(chain_id, seq, run, rid)
+            chain.link, chain.next_seq = link, seq + 1
+            return "ok"
         if chain is None:
             chain = self._chains[chain_id] = _Chain()
-        digest = bytes.fromhex(link[: 2 * _PREFIX])
         old = chain.mark(seq, digest)
         if old is not None:
             if old == digest:
@@ -101,13 +125,12 @@ class Chains:
         """Move the chain head to `seq`; a None prev means there is nothing to link to (a gap)."""
         prev, link, run, rid = entry
         if prev is not None and prev != chain.link:
-            self._report(
-                "evidence.chain",
-                run,
-                (rid,),
-                f"prev of seq {seq} in chain {chain_id} does not match the hash of seq {seq - 1}",
-            )
+            self._broken(chain_id, seq, run, rid)
         chain.link, chain.next_seq = link, seq + 1
+
+    def _broken(self, chain_id: str, seq: int, run: str | None, rid: str | None) -> None:
+        reason = f"prev of seq {seq} in chain {chain_id} does not match the hash of seq {seq - 1}"
+        self._report("evidence.chain", run, (rid,), reason)
 
     def _drain(self, chain: _Chain, chain_id: str) -> None:
         while chain.next_seq in chain.pending:

@@ -12,11 +12,13 @@ own; a property test holds both modes to the same verdicts.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import hmac
 import itertools
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from auditor.bloom import Bloom
@@ -34,7 +36,7 @@ from auditor.judge import (
 from auditor.parse import Bad, Facts, Parsed
 from auditor.states import HEALTHY, Finding, finding, verdict
 
-__all__ = ["FILE_RUN", "Engine", "Outcome"]
+__all__ = ["FILE_RUN", "Engine", "Outcome", "collector_paused"]
 
 FILE_RUN = "-"  # findings about lines that name no run (unparseable lines, empty sources)
 CREATES = frozenset({"store", "stm_to_mtm", "mtm_to_lpm", "correct"})
@@ -42,6 +44,7 @@ PROMOTIONS = frozenset({"stm_to_mtm", "mtm_to_lpm"})
 REMOVALS = frozenset({"evict", "expire", "decay", "forget"})
 DONE = frozenset({"committed", "verified"})
 _SWEEP_EVERY = 4096
+_sha256 = hashlib.sha256
 _EXPIRED = 1
 _MAC = 2
 
@@ -127,7 +130,10 @@ class Engine:
         self._times = times
         self._sweep_every = sweep_every  # tests sweep often to exercise deciding and holding runs
         self._key = key
-        self._mac_state = hmac.new(key if key is not None else b"", digestmod=hashlib.sha256)
+        mac_state = hmac.new(key if key is not None else b"", digestmod=hashlib.sha256)
+        # The key's inner and outer pads, hashed once per audit and copied per receipt; OpenSSL's
+        # own HMAC object when hmac has one (its Python wrapper doubles the cost of a copy).
+        self._mac_state = getattr(mac_state, "_hmac", mac_state)
         self._ordered = ordered
         self._idle = idle
         self._notes: list[tuple[str, str | None, tuple[str | None, ...], str]] = []
@@ -140,7 +146,7 @@ class Engine:
         self._runs = 0
         self._units: dict[str, _Unit] = {}
         self._scopes: dict[Scope, Scope] = {}
-        self._versions: set[str] = set()
+        self._versions: set[str | None] = set()
         self._n = 0
         self._lines = 0
         self._duplicates = 0
@@ -151,12 +157,13 @@ class Engine:
         self._decided_runs, self._dropped_units = Bloom(), Bloom()
         self._max_run = self._max_unit = ""
         self.last_link: str | None = None  # lets the parser skip re-checking a prev it can predict
+        self._verdicts: dict[str, tuple[list[Finding], int, str]] = {}  # see _verdict()
 
     # ---- input -------------------------------------------------------------------------------
     def feed(self, item: Parsed | Bad, where: str) -> None:
         self._lines += 1
         if isinstance(item, Parsed):
-            self._take(item.facts, item.canonical, item.uncertain, where)
+            self._take(item[0], item[1], item[2], where)
         else:
             self._take_bad(item, where)
 
@@ -186,16 +193,16 @@ class Engine:
 
     def _take(self, f: Facts, canonical: bytes, uncertain: str | None = None, where: str = "") -> None:
         # The hot path, once per receipt: the MAC, time and scope steps are written out here.
-        link = hashlib.sha256(canonical).hexdigest()
-        self.last_link = link
-        if self._chains.add(f.chain_id, f.seq, f.prev, link, run=f.run_id, rid=f.receipt_id) == DUPLICATE:
-            self._duplicates += 1
-            # a conflicting copy is reported on its own run, not the first holder's
-            if self._notes:
-                self._flush_notes(self._run(f.run_id))
+        digest = _sha256(canonical).digest()
+        link = self.last_link = digest.hex()
+        if (
+            self._chains.add(f.chain_id, f.seq, f.prev, link, run=f.run_id, rid=f.receipt_id, digest=digest)
+            == DUPLICATE
+        ):
+            self._duplicate(f.run_id)
             return
         if self._key is not None:
-            mac = self._mac_state.copy()  # the key's inner and outer pads, hashed once per audit
+            mac = self._mac_state.copy()
             mac.update(canonical)
             if f.mac is None or not hmac.compare_digest(f.mac, mac.hexdigest()):
                 self._untrusted(f)
@@ -207,22 +214,28 @@ class Engine:
             self._max_at = at
             if not self._min_at:
                 self._min_at = at
-        self._n += 1
-        version = f.source_version
-        if version is not None and version not in self._versions:
-            self._versions.add(version)
-        run = self._run(f.run_id)
+        n = self._n = self._n + 1
+        self._versions.add(f.source_version)  # None too: dropped when reported
+        run = self._open.get(f.run_id)
+        if run is None:
+            run = self._run(f.run_id)
+        else:  # an open run again (what _run does for it, written out)
+            run.touched, run.memo = n, None
         if self._notes:
             self._flush_notes(run)
         if uncertain is not None:  # usable for the rules all the same: precedence picks the verdict
             run.add(finding("evidence.invalid", (f.receipt_id,), f"{where}: {uncertain}"))
-        cut = self._times.expiry_cut
-        if cut is not None:
+        if self._times.expiry_cut is not None:
             self._check_expiry(run, f)
         scope = self._run_scope(run, f)
         self._boundary(run, f, scope)
-        if self._ordered and self._n % self._sweep_every == 0:
+        if n % self._sweep_every == 0 and self._ordered:
             self._sweep()
+
+    def _duplicate(self, run_id: str) -> None:
+        self._duplicates += 1
+        if self._notes:  # a conflicting copy is reported on its own run, not the first holder's
+            self._flush_notes(self._run(run_id))
 
     def _run_scope(self, run: _Run, f: Facts) -> Scope | None:
         """The receipt's scope (one shared tuple per scope), checked against its run's."""
@@ -231,6 +244,8 @@ class Engine:
             return None
         key = (user, assistant)
         scope = self._scopes.setdefault(key, key)
+        if run.scope is scope:  # shared tuples: the same scope is the same object
+            return scope
         if run.scope is None:
             run.scope, run.scope_rid = scope, f.receipt_id
         elif run.scope != scope:
@@ -448,6 +463,15 @@ class Engine:
             self._decided_runs.add(run.run_id)
             self._max_run = max(self._max_run, run.run_id)
 
+    def _verdict(self, run_id: str, found: list[Finding]) -> str:
+        """verdict(found), remembered per run for the next finish (findings lists only grow)."""
+        hit = self._verdicts.get(run_id)
+        if hit is not None and hit[0] is found and hit[1] == len(found):
+            return hit[2]
+        state = verdict(found)
+        self._verdicts[run_id] = (found, len(found), state)
+        return state
+
     def _late(self, run_id: str, found: Finding) -> None:
         """A finding for a run that may already be decided (decided healthy runs keep no entry)."""
         run = self._open.get(run_id) or self._held.get(run_id)
@@ -521,12 +545,27 @@ class Engine:
         if self._n == 0:
             none = finding("evidence.none", (), "no receipts were read")
             results[FILE_RUN] = [*results.get(FILE_RUN, ()), none]
-        closed = {run: found for run, found in results.items() if verdict(found) != HEALTHY}
+        closed = {run: found for run, found in results.items() if self._verdict(run, found) != HEALTHY}
         window = (self._min_at, self._max_at) if self._n else None
         runs = self._runs + len(self._open) + len(self._held)
-        versions = tuple(sorted(self._versions))
+        versions = tuple(sorted(v for v in self._versions if v is not None))
         change = min(deadlines, default=None)
         return Outcome(closed, runs, self._n, self._lines, self._duplicates, window, versions, change)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a pass runs. The pass allocates a few small containers
+    per receipt and keeps tens of thousands alive (the open runs and units), so the collector's
+    full sweeps over them cost a sixth of an audit; what the pass keeps holds no reference cycles,
+    and the collector runs again as soon as the pass is over."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _short(scope: Scope | None) -> str:

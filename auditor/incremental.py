@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from auditor.chains import Unordered
-from auditor.engine import FILE_RUN, Engine
+from auditor.engine import FILE_RUN, Engine, collector_paused
 from auditor.judge import Times
 from auditor.parse import from_object, parse_raw
-from auditor.report import Report, build_report
+from auditor.report import Report, ResultCache, build_report
 from auditor.sources import AuditInputError, Item, checked_source
 from auditor.state import (
     StateError,
@@ -124,7 +124,7 @@ class _Reader:
                     stripped = raw.strip()
                     if stripped:
                         c.items += 1
-                        yield parse_raw(stripped, engine.last_link), f"{path}:{c.lines}"
+                        yield parse_raw(stripped, lambda: engine.last_link), f"{path}:{c.lines}"
             except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt gzip stream
                 yield None, f"{path}:{c.lines + 1}: unreadable ({type(exc).__name__})"
 
@@ -136,7 +136,7 @@ class _Reader:
         if c.first is not None and fingerprint(first) != c.first:
             raise _refuse(c, "starts with another line (another file or another chain)")
         if c.last_at > len(first):
-            _skip(handle, c.last_at - len(first))
+            _skip(handle, c.last_at)
         last = first if c.last_at == 0 else handle.readline()
         if fingerprint(last) != c.last or handle.tell() != c.position:
             raise _refuse(c, "no longer holds the lines already audited")
@@ -216,7 +216,12 @@ def read_outbox_rows(path: Path, after_seq: int = 0, batch: int = 1000) -> Itera
         conn.close()
 
 
-def _skip(handle: BinaryIO, count: int) -> None:
+def _skip(handle: BinaryIO, offset: int) -> None:
+    """To `offset` from the start: a seek in a plain file, reading through a gzip stream."""
+    if not isinstance(handle, gzip.GzipFile):
+        handle.seek(offset)
+        return
+    count = offset - handle.tell()
     while count > 0:
         chunk = handle.read(min(count, 1 << 20))
         if not chunk:
@@ -270,6 +275,7 @@ class IncrementalAudit:
             raise AuditInputError("nothing to audit: give receipt files and/or stores")
         self._engine = self._new_engine(_times(datetime.now(UTC), self._grace), ordered=True)
         self._last: _Last | None = None
+        self._results: ResultCache = {}  # the runs' results as last reported (auditor.report)
 
     def _new_engine(self, times: Times, *, ordered: bool) -> Engine:
         return Engine(times, self._key, ordered=ordered, idle=self._idle, sweep_every=self._sweep_every)
@@ -277,6 +283,10 @@ class IncrementalAudit:
     # ---- the audit -------------------------------------------------------------------------
     def check(self, now: datetime | None = None) -> Report:
         """Read what is new in every source and report over everything read so far."""
+        with collector_paused():  # the engine's live state is large: no full sweeps over it per call
+            return self._check(now)
+
+    def _check(self, now: datetime | None) -> Report:
         moment = datetime.now(UTC) if now is None else now
         if moment.tzinfo is None:
             raise ValueError("now must be timezone-aware")
@@ -296,9 +306,9 @@ class IncrementalAudit:
             return dataclasses.replace(self._last.report, now=times.now)
         mode = "streaming" if self._engine._ordered else "exact"
         outcome = self._engine.finish()
-        for found in sources:
-            outcome.findings.setdefault(FILE_RUN, []).append(found)
-        report = build_report(outcome, times.now, mode)
+        if sources:  # a new list: the engine's own list of file findings must not grow per check
+            outcome.findings[FILE_RUN] = [*outcome.findings.get(FILE_RUN, ()), *sources]
+        report = build_report(outcome, times.now, mode, cache=self._results)
         self._last = _Last(report, times.now, outcome.next_change, sources)
         return report
 

@@ -10,85 +10,22 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 import orjson
 
+from auditor.facts import FACT_KEYS as KEYS
+from auditor.facts import Facts, Parsed
+from auditor.fastline import parse_canonical
 from receipts import FIELDS, Problem, canonical_bytes, problems
 from receipts.canonical import canonical_from_line
 from receipts.jsonl import MAX_LINE_BYTES
 from receipts.model import MAX_REFS, REQUIRED, SHAPE_FIELDS
 
-__all__ = ["Bad", "Facts", "Parsed", "from_object", "link_of", "parse_raw"]
-
-
-class Facts(NamedTuple):
-    """A valid receipt, one slot per field of receipts.model.FIELDS (None where absent)."""
-
-    receipt_id: str
-    run_id: str
-    chain_id: str
-    seq: int
-    prev: str
-    at: str
-    boundary: str
-    status: str
-    source_version: str | None
-    memory_id: str | None
-    version: int | None
-    derived_from: list[str] | None
-    user_scope: str | None
-    assistant_scope: str | None
-    from_tier: str | None
-    to_tier: str | None
-    source_present: bool | None
-    wait_until: str | None
-    depends_on: list[str] | None
-    outcome: str | None
-    degraded: bool | None
-    reason: str | None
-    mac: str | None
-    schema: str
-
-
-KEYS = (
-    "receiptId",
-    "runId",
-    "chainId",
-    "seq",
-    "prev",
-    "atUtc",
-    "boundary",
-    "status",
-    "sourceVersion",
-    "memoryId",
-    "version",
-    "derivedFrom",
-    "userScope",
-    "assistantScope",
-    "fromTier",
-    "toTier",
-    "sourcePresent",
-    "waitUntilUtc",
-    "dependsOnVersion",
-    "outcomeReceipt",
-    "degraded",
-    "reason",
-    "mac",
-    "schema",
-)
-assert set(KEYS) == set(FIELDS), "Facts must mirror receipts.model.FIELDS"
-
-
-class Parsed(NamedTuple):
-    facts: Facts
-    canonical: bytes  # the bytes the chain hash and the MAC are computed over
-    # Problems that leave the receipt usable for the rules but make its run uncertain (a missing
-    # sourceVersion, an unknown field, ...): the fields concerned are None in `facts`.
-    uncertain: str | None = None
+__all__ = ["Bad", "Facts", "Parsed", "from_object", "link_of", "parse_raw", "parse_reference"]
 
 
 class Bad(NamedTuple):
@@ -300,10 +237,27 @@ def from_object(obj: object, expected_prev: str | None = None, raw: bytes | None
     return Parsed(_new_facts(Facts, map(obj.get, KEYS)), _canonical(obj, raw))
 
 
-def parse_raw(raw: bytes, expected_prev: str | None = None) -> Parsed | Bad:
-    """One stripped, non-empty line."""
+def parse_raw(raw: bytes, expected_prev: str | Callable[[], str | None] | None = None) -> Parsed | Bad:
+    """One stripped, non-empty line: a canonical, valid line by the fast path (auditor.fastline),
+    anything else by the reference path, which the fast path only ever agrees with.
+    `expected_prev` (or a function that tells it, asked only when the reference path runs): the
+    link the line's `prev` probably holds, which the reference path then need not re-check."""
     if len(raw) > MAX_LINE_BYTES:
         return Bad(f"line longer than {MAX_LINE_BYTES} bytes", None, None, None)
+    parsed = parse_canonical(raw)
+    if parsed is not None:
+        return parsed
+    return _decoded(raw, expected_prev() if callable(expected_prev) else expected_prev)
+
+
+def parse_reference(raw: bytes, expected_prev: str | None = None) -> Parsed | Bad:
+    """parse_raw without its fast path: decode, validate, canonicalise (the differential tests)."""
+    if len(raw) > MAX_LINE_BYTES:
+        return Bad(f"line longer than {MAX_LINE_BYTES} bytes", None, None, None)
+    return _decoded(raw, expected_prev)
+
+
+def _decoded(raw: bytes, expected_prev: str | None) -> Parsed | Bad:
     try:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError:

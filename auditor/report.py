@@ -119,13 +119,33 @@ class Report:
         return "\n".join(lines) + "\n"
 
 
+# A run's result as last built, with the findings list it was built from and that list's length:
+# findings lists only ever grow by appending, so the same list at the same length is the same run.
+ResultCache = dict[str, tuple[list[Finding], int, "RunResult"]]
+
+
 def build_report(
-    outcome: Outcome, now: str, mode: str, *, macs: Macs = NO_KEY, notes: tuple[str, ...] = ()
+    outcome: Outcome,
+    now: str,
+    mode: str,
+    *,
+    macs: Macs = NO_KEY,
+    notes: tuple[str, ...] = (),
+    cache: ResultCache | None = None,
 ) -> Report:
+    """`cache`: kept by a caller that reports again and again (auditor.incremental), so that only
+    the runs whose findings changed are sorted again."""
     results = []
     for run_id, found in outcome.findings.items():
+        hit = None if cache is None else cache.get(run_id)
+        if hit is not None and hit[0] is found and hit[1] == len(found):
+            results.append(hit[2])
+            continue
         ordered = tuple(sorted(found, key=lambda f: (rank(f.state), f.rule, f.reason)))
-        results.append(RunResult(run_id, verdict(ordered), ordered))
+        result = RunResult(run_id, verdict(ordered), ordered)
+        if cache is not None:
+            cache[run_id] = (found, len(found), result)
+        results.append(result)
     results.sort(key=lambda r: (rank(r.verdict), r.run_id))
     counts = dict.fromkeys(STATES, 0)
     for result in results:

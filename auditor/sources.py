@@ -57,7 +57,7 @@ def _jsonl(path: Path, last_link: Callable[[], str | None]) -> Iterator[Item]:
                 number += 1
                 stripped = raw.strip()
                 if stripped:
-                    yield parse_raw(stripped, last_link()), f"{where}:{number}"
+                    yield parse_raw(stripped, last_link), f"{where}:{number}"
     except (OSError, EOFError, zlib.error) as exc:  # truncated or corrupt gzip stream
         yield None, f"{where}:{number + 1}: unreadable ({type(exc).__name__})"
 

@@ -3,13 +3,14 @@
 It holds the engine's compact state (chain heads and the seq digests that tell a duplicate, the
 undecided runs, the lineage heads — units still in the store —, the findings of decided runs, the
 filters of decided ids) and, per source, where reading stopped: a JSONL file's byte offset, a
-store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/1`):
+store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/2`; /1 kept
+another filter of decided ids):
 
-    {"mac":"<64 hex>","schema":"memoryos.audit-state/1"}\\n
+    {"mac":"<64 hex>","schema":"memoryos.audit-state/2"}\\n
     <body: one JSON object>
 
 `mac` is the HMAC-SHA256 of the body bytes under the state key: a key derived from the receipt key
-when the audit has one (`HMAC(receipt key, "memoryos.audit-state/1")`), else a key file made beside
+when the audit has one (`HMAC(receipt key, "memoryos.audit-state/2")`), else a key file made beside
 the state (`<state>.key`, mode 0600) when the state is first written. A state that does not verify,
 has another schema, or was written for other sources or options is refused (`StateError`), never
 guessed at: the caller audits in full instead.
@@ -22,6 +23,7 @@ import hashlib
 import hmac
 import os
 from collections import OrderedDict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,7 @@ import orjson
 from auditor.bloom import Bloom
 from auditor.chains import _Chain
 from auditor.engine import Engine, _Run, _Unit
-from auditor.judge import Promotions, Times
+from auditor.judge import Promotions, Times, open_intents
 from auditor.sources import AuditInputError
 from auditor.states import RULES, Finding
 from receipts import create_key_file, read_key_file
@@ -45,7 +47,7 @@ __all__ = [
     "write_state",
 ]
 
-STATE_SCHEMA = "memoryos.audit-state/1"
+STATE_SCHEMA = "memoryos.audit-state/2"
 _KEY_SUFFIX = ".key"
 
 
@@ -127,49 +129,82 @@ def _unfindings(raw: list[Any] | None) -> list[Finding] | None:
     return [Finding(rule, RULES[rule].state, tuple(ids), reason) for rule, ids, reason in raw]
 
 
-def _scope(raw: list[Any] | None) -> tuple[str | None, str | None] | None:
-    return None if raw is None else (raw[0], raw[1])
+Scope = tuple[str | None, str | None]
 
 
-def _dump_run(run: _Run) -> list[Any]:
+class _ScopeTable:
+    """Scopes saved once each, referred to by their index: tens of thousands of open runs share a
+    handful of scopes, and the loaded engine shares one tuple per scope as a fresh one does."""
+
+    def __init__(self, scopes: list[Any] | None = None) -> None:
+        self.scopes: list[Scope] = [(s[0], s[1]) for s in scopes or ()]
+        self._index: dict[Scope, int] = {}
+
+    def ref(self, scope: Scope | None) -> int | None:
+        if scope is None:
+            return None
+        index = self._index.get(scope)
+        if index is None:
+            index = self._index[scope] = len(self.scopes)
+            self.scopes.append(scope)
+        return index
+
+    def get(self, ref: int | None) -> Scope | None:
+        return None if ref is None else self.scopes[ref]
+
+
+def _dump_runs(runs: Iterable[_Run], scopes: _ScopeTable) -> dict[str, list[Any]]:
+    """Column by column, and the rare parts (findings, promotions, retrievals, generations) only for
+    the runs that have them: most open runs are one or two receipts with nothing to say yet."""
+    ids, born, touched, scope, rid, extra = [], [], [], [], [], []
+    for index, run in enumerate(runs):
+        ids.append(run.run_id)
+        born.append(run.born)
+        touched.append(run.touched)
+        scope.append(scopes.ref(run.scope))
+        rid.append(run.scope_rid)
+        if run.findings or run.flags or run.retrieved or run.generates or run.promo is not None:
+            extra.append([index, *_run_extra(run)])
+    return {"ids": ids, "born": born, "touched": touched, "scope": scope, "rid": rid, "extra": extra}
+
+
+def _run_extra(run: _Run) -> list[Any]:
     promo = run.promo
-    promo_raw = (
-        None if promo is None else [promo.released, sorted(promo.covered), promo.opened, list(promo.terminal)]
-    )
-    retrieved = None if run.retrieved is None else sorted(run.retrieved)
-    return [
-        run.run_id,
-        run.born,
-        run.touched,
-        run.scope,
-        run.scope_rid,
-        _findings(run.findings),
-        run.flags,
-        retrieved,
-        run.generates,
-        promo_raw,
-    ]
-
-
-def _load_run(raw: list[Any]) -> _Run:
-    run_id, born, touched, scope, scope_rid, found, flags, retrieved, generates, promo = raw
-    run = _Run(run_id, born)
-    run.touched, run.scope, run.scope_rid, run.flags = touched, _scope(scope), scope_rid, flags
-    run.findings = _unfindings(found)
-    run.retrieved = None if retrieved is None else set(retrieved)
-    run.generates = None if generates is None else [(rid, deps) for rid, deps in generates]
+    promo_raw = None
     if promo is not None:
-        released, covered, opened, terminal = promo
-        run.promo = Promotions(released, set(covered), [tuple(o) for o in opened], set(terminal))
-    return run
+        # Compacted to what can still matter: covered only grows, so a released source already
+        # covered never counts again, and an intent once terminated or released stays closed.
+        released = {key: rid for key, rid in promo.released.items() if key not in promo.covered}
+        promo_raw = [released, sorted(promo.covered), open_intents(promo), list(promo.terminal)]
+    retrieved = None if run.retrieved is None else sorted(run.retrieved)
+    return [_findings(run.findings), run.flags, retrieved, run.generates, promo_raw]
 
 
-def _dump_unit(unit: _Unit) -> list[Any]:
+def _load_runs(raw: dict[str, list[Any]], scopes: _ScopeTable) -> list[_Run]:
+    runs = []
+    columns = zip(raw["ids"], raw["born"], raw["touched"], raw["scope"], raw["rid"], strict=True)
+    for run_id, born, touched, scope, scope_rid in columns:
+        run = _Run(run_id, born)
+        run.touched, run.scope, run.scope_rid = touched, scopes.get(scope), scope_rid
+        runs.append(run)
+    for index, found, flags, retrieved, generates, promo in raw["extra"]:
+        run = runs[index]
+        run.findings, run.flags = _unfindings(found), flags
+        run.retrieved = None if retrieved is None else set(retrieved)
+        run.generates = None if generates is None else [(rid, deps) for rid, deps in generates]
+        if promo is not None:
+            released, covered, opened, terminal = promo
+            run.promo = Promotions(released, set(covered), [tuple(o) for o in opened], set(terminal))
+    return runs
+
+
+def _dump_unit(unit: _Unit, scopes: _ScopeTable) -> list[Any]:
+    suspects = None if unit.suspects is None else [[scopes.ref(s), run, rid] for s, run, rid in unit.suspects]
     return [
-        unit.scope,
+        scopes.ref(unit.scope),
         unit.ckey,
         unit.crid,
-        unit.suspects,
+        suspects,
         None if unit.newer is None else [[v, at] for v, at in unit.newer.items()],
         unit.retrieves,
         unit.pending,
@@ -177,16 +212,23 @@ def _dump_unit(unit: _Unit) -> list[Any]:
     ]
 
 
-def _load_unit(raw: list[Any]) -> _Unit:
+def _load_unit(raw: list[Any], scopes: _ScopeTable) -> _Unit:
     scope, ckey, crid, suspects, newer, retrieves, pending, resolved = raw
     unit = _Unit()
-    unit.scope, unit.crid, unit.resolved = _scope(scope), crid, resolved
+    unit.scope, unit.crid, unit.resolved = scopes.get(scope), crid, resolved
     unit.ckey = None if ckey is None else (ckey[0], ckey[1])
-    unit.suspects = None if suspects is None else [((s[0], s[1]), run, rid) for s, run, rid in suspects]
+    unit.suspects = None if suspects is None else [(_scope(scopes, s), run, rid) for s, run, rid in suspects]
     unit.newer = None if newer is None else dict(newer)
     unit.retrieves = None if retrieves is None else [(r[0], r[1], r[2], r[3]) for r in retrieves]
     unit.pending = None if pending is None else (pending[0], pending[1], pending[2])
     return unit
+
+
+def _scope(scopes: _ScopeTable, ref: int) -> Scope:
+    scope = scopes.get(ref)
+    if scope is None:
+        raise ValueError("a suspect without a scope")
+    return scope
 
 
 def _dump_chain(chain: _Chain) -> list[Any]:
@@ -207,45 +249,48 @@ def _load_chain(raw: list[Any]) -> _Chain:
 
 
 def _dump_bloom(bloom: Bloom) -> list[Any]:
-    return [[[_b64(array), bits] for array, bits in bloom._filters], bloom._count, bloom._capacity]
+    filters, count, capacity = bloom.dump()
+    return [[_b64(raw) for raw in filters], count, capacity]
 
 
 def _load_bloom(raw: list[Any]) -> Bloom:
     filters, count, capacity = raw
-    bloom = Bloom.__new__(Bloom)
-    bloom._filters = [(bytearray(_unb64(array)), bits) for array, bits in filters]
-    bloom._count, bloom._capacity = count, capacity
-    return bloom
+    return Bloom.load([_unb64(text) for text in filters], count, capacity)
 
 
 def dump_engine(engine: Engine) -> dict[str, Any]:
     """Everything the engine needs to go on as if it had never stopped (notes are always empty
     between two receipts; the scope interning table is rebuilt as receipts arrive)."""
     e = engine
-    return {
+    scopes = _ScopeTable()
+    dumped = {
         "ordered": e._ordered,
         "idle": e._idle,
         "sweepEvery": e._sweep_every,
         "chains": {cid: _dump_chain(c) for cid, c in e._chains._chains.items()},
-        "open": [_dump_run(r) for r in e._open.values()],
-        "held": [_dump_run(r) for r in e._held.values()],
+        "open": _dump_runs(e._open.values(), scopes),
+        "held": _dump_runs(e._held.values(), scopes),
         "closed": {run: _findings(found) for run, found in e._closed.items()},
-        "units": {mid: _dump_unit(u) for mid, u in e._units.items()},
+        "units": {mid: _dump_unit(u, scopes) for mid, u in e._units.items()},
         "counts": [e._runs, e._n, e._lines, e._duplicates],
         "window": [e._min_at, e._max_at],
-        "versions": sorted(e._versions),
+        "versions": sorted(v for v in e._versions if v is not None),
         "decided": [_dump_bloom(e._decided_runs), e._max_run, _dump_bloom(e._dropped_units), e._max_unit],
         "lastLink": e.last_link,
     }
+    dumped["scopes"] = scopes.scopes
+    return dumped
 
 
 def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
     engine = Engine(times, key, ordered=raw["ordered"], idle=raw["idle"], sweep_every=raw["sweepEvery"])
+    scopes = _ScopeTable(raw["scopes"])
+    engine._scopes = {scope: scope for scope in scopes.scopes}
     engine._chains._chains = {cid: _load_chain(c) for cid, c in raw["chains"].items()}
-    engine._open = OrderedDict((r[0], _load_run(r)) for r in raw["open"])
-    engine._held = {r[0]: _load_run(r) for r in raw["held"]}
+    engine._open = OrderedDict((run.run_id, run) for run in _load_runs(raw["open"], scopes))
+    engine._held = {run.run_id: run for run in _load_runs(raw["held"], scopes)}
     engine._closed = {run: _unfindings(found) or [] for run, found in raw["closed"].items()}
-    engine._units = {mid: _load_unit(u) for mid, u in raw["units"].items()}
+    engine._units = {mid: _load_unit(u, scopes) for mid, u in raw["units"].items()}
     engine._runs, engine._n, engine._lines, engine._duplicates = raw["counts"]
     engine._min_at, engine._max_at = raw["window"]
     engine._versions = set(raw["versions"])

@@ -150,7 +150,7 @@ class TestRefusals:
     def test_a_file_that_is_not_a_state_is_refused(self, tmp_path: Path) -> None:
         _, path, state = self.setup_stream(tmp_path)
         state.write_bytes(orjson.dumps({"schema": "memoryos.audit-state/0"}) + b"\n{}")
-        with pytest.raises(StateError, match=r"is not a memoryos\.audit-state/1"):
+        with pytest.raises(StateError, match=r"is not a memoryos\.audit-state/2"):
             IncrementalAudit.resume(state, [path])
 
 
@@ -246,3 +246,35 @@ def test_a_gzip_file_that_grows_by_members_is_resumed(tmp_path: Path) -> None:
     report = audit(path, now=later(s), state=state)
     assert verdicts(report) == verdicts(audit(path, now=later(s)))
     assert report.receipts == len(s.lines) and report.verdict == "healthy"
+
+
+def test_findings_about_a_source_are_reported_once_however_often_it_is_checked(tmp_path: Path) -> None:
+    s = Stream()
+    s.healthy_cycle()
+    path = s.write(tmp_path / "r.jsonl", [b"not json", *s.lines])
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    auditor = IncrementalAudit([path, empty])
+    for _ in range(3):  # each check reads something new, so each builds its report afresh
+        report = auditor.check(later(s))
+        rules = sorted(f.rule for r in report.runs for f in r.findings)
+        assert rules == ["evidence.unreadable", "evidence.unreadable"]
+        start = len(s.lines)
+        s.healthy_cycle()
+        append(path, s.lines[start:])
+
+
+def test_a_late_finding_for_a_reported_run_reaches_the_next_report(tmp_path: Path) -> None:
+    s = Stream(key=KEY)
+    _, turn = s.store()
+    s.healthy_cycle()
+    path = s.write(tmp_path / "r.jsonl")
+    auditor = IncrementalAudit([path], key=KEY)
+    now = s.clock + timedelta(minutes=1)
+    assert auditor.check(now).verdict == "waiting"
+    s.promote([turn], status="failed", source_present=False)  # releases the source, no destination
+    append(path, s.lines[-1:])
+    now = s.clock + timedelta(minutes=1)
+    after = auditor.check(now)
+    assert verdicts(after) == verdicts(audit(path, now=now, key=KEY))
+    assert after.verdict == "source_at_risk"
