@@ -1,18 +1,19 @@
-"""The SQLite backend's segment rows: placement, heat, distillation marks and summaries.
+"""The segment rows of a store transaction, in SQL both backends run: placement, heat,
+distillation marks and summaries.
 
-A mixin of memoryos.store.sqlite.SQLiteTransaction (kept apart so that each module holds one idea):
-it needs only the transaction's connection.
+A mixin of each backend's transaction (through memoryos.store.sql_common.CommonRows): it needs
+only the transaction's connection.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
 from memoryos.store.rows import Segment, SegmentHead
+from memoryos.store.sql_types import Connection
 
 _SEGMENT_COLUMNS = (
     "segment_id, user_scope, assistant_scope, keywords, summary, visits, interactions, last_visit_at,"
@@ -45,7 +46,7 @@ def _segment(row: Sequence[Any]) -> Segment:
 class SegmentRows:
     """Segment queries of one transaction (the connection is the transaction's)."""
 
-    _conn: sqlite3.Connection
+    _conn: Connection
 
     def _value(self, sql: str, params: Sequence[Any]) -> Any:
         row = self._conn.execute(sql, params).fetchone()
