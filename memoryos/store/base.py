@@ -375,6 +375,15 @@ class Store(SearchIndex):
     def bind_receipts(self, chain_id: str, key: bytes) -> None: ...
 
     @abstractmethod
+    def receipt_key(self) -> bytes | None:
+        """The receipt key the store keeps itself (made on first open), or None when the key is a
+        file beside the store (SQLite: `<store>.receipt-key`)."""
+
+    @abstractmethod
+    def marked_chain(self, key: bytes) -> str | None:
+        """The chain id the store's own record of its chain head names, if it can be trusted."""
+
+    @abstractmethod
     def mark_findings(self) -> list[str]:
         """Receipts the chain's high-water mark says were committed and the outbox lacks."""
 

@@ -63,8 +63,9 @@ def _weights_cte(plan: SearchPlan) -> tuple[str, list[object]]:
     return f"WITH q (term, weight) AS (VALUES {values})", params
 
 
-def ranked(conn: Connection, token: str, plan: SearchPlan, limit: int) -> list[tuple[int, float]]:
-    """(rowid, BM25 score) of the scope's best `limit` documents, best first, then newest first."""
+def ranking(token: str, plan: SearchPlan, limit: int) -> tuple[str, list[object]]:
+    """The statement (and its parameters) of the scope's best `limit` documents as (doc, score),
+    best first, then newest first: BM25 over the scope's own postings."""
     cte, params = _weights_cte(plan)
     sql = (
         f"{cte} SELECT p.doc, sum(q.weight * p.tf * (? + 1.0) / (p.tf + ? * (1.0 - ? + ? * p.length / ?)))"
@@ -72,7 +73,12 @@ def ranked(conn: Connection, token: str, plan: SearchPlan, limit: int) -> list[t
         " GROUP BY p.doc ORDER BY score DESC, p.doc DESC LIMIT ?"
     )
     k1, b = plan.k1, plan.b
-    rows = conn.execute(sql, (*params, k1, k1, b, b, plan.average_length, token, limit)).fetchall()
+    return sql, [*params, k1, k1, b, b, plan.average_length, token, limit]
+
+
+def ranked(conn: Connection, token: str, plan: SearchPlan, limit: int) -> list[tuple[int, float]]:
+    """(rowid, BM25 score) of the scope's best `limit` documents, best first, then newest first."""
+    rows = conn.execute(*ranking(token, plan, limit)).fetchall()
     return [(int(r[0]), float(r[1])) for r in rows]
 
 

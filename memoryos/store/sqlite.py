@@ -276,6 +276,12 @@ class SQLiteStore(search_sql.SQLiteSearch, Store):
         self.chain_id, self.key = chain_id, key
         self.mark.bind(key)
 
+    def receipt_key(self) -> bytes | None:
+        return None  # a file beside the store (memoryos.memory.key_path_for)
+
+    def marked_chain(self, key: bytes) -> str | None:
+        return self.mark.chain_id(key)
+
     @property
     def mark_failures(self) -> int:
         return self.mark.failures
