@@ -153,7 +153,7 @@ class PostgresStore(PostgresSearch, Store):
             try:
                 if not durable and self._durability == "full":
                     conn.execute("SET LOCAL synchronous_commit = off")
-                tx = PostgresTransaction(Marked(conn), self.chain_id, self.key, self._clock)
+                tx = PostgresTransaction(Marked(conn), self.chain_id, self.key, self._clock, writing=True)
                 self._local.conn = tx._conn
                 try:
                     yield tx
@@ -188,7 +188,7 @@ class PostgresStore(PostgresSearch, Store):
         with self._translated():
             conn = self._begun("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:
-                yield PostgresTransaction(Marked(conn), self.chain_id, self.key, self._clock)
+                yield PostgresTransaction(Marked(conn), self.chain_id, self.key, self._clock, writing=False)
             finally:
                 self._release(conn)
 

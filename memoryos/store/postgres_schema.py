@@ -165,8 +165,8 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         """,
     ),
     (
-        # Terms are filed in term order, so that two transactions upserting the same scope's
-        # document frequencies lock those rows in one order (no deadlock between them).
+        # A unit's statistics are filed scope row first: writers of one scope queue on that row,
+        # so the term rows under it are only ever locked by its holder (no deadlock on them).
         "0005_search_per_scope",
         """
         ALTER TABLE units ADD COLUMN terms TEXT;
@@ -195,19 +195,21 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             RETURNS void LANGUAGE plpgsql AS $$
         BEGIN
             IF terms IS NULL THEN RETURN; END IF;
+            INSERT INTO search_scopes (scope_token, docs, length) VALUES (token, 1, total)
+                ON CONFLICT (scope_token) DO UPDATE
+                SET docs = search_scopes.docs + 1, length = search_scopes.length + excluded.length;
             INSERT INTO search_postings (scope_token, term, doc, tf, length)
                 SELECT token, t.key, doc, t.value::int, total FROM jsonb_each_text(terms::jsonb) t;
             INSERT INTO search_terms (scope_token, term, df)
                 SELECT token, t.key, 1 FROM jsonb_each_text(terms::jsonb) t ORDER BY t.key COLLATE "C"
                 ON CONFLICT (scope_token, term) DO UPDATE SET df = search_terms.df + 1;
-            INSERT INTO search_scopes (scope_token, docs, length) VALUES (token, 1, total)
-                ON CONFLICT (scope_token) DO UPDATE
-                SET docs = search_scopes.docs + 1, length = search_scopes.length + excluded.length;
         END $$;
         CREATE FUNCTION units_search_unfile(token TEXT, gone BIGINT, terms TEXT, total INTEGER)
             RETURNS void LANGUAGE plpgsql AS $$
         BEGIN
             IF terms IS NULL THEN RETURN; END IF;
+            UPDATE search_scopes s SET docs = s.docs - 1, length = s.length - total
+                WHERE s.scope_token = token;
             DELETE FROM search_postings p WHERE p.scope_token = token AND p.doc = gone
                 AND p.term IN (SELECT t.key FROM jsonb_each_text(terms::jsonb) t);
             UPDATE search_terms s SET df = s.df - 1 FROM (
@@ -215,8 +217,6 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
                 ) AS t WHERE s.scope_token = token AND s.term = t.key;
             DELETE FROM search_terms s WHERE s.scope_token = token AND s.df <= 0
                 AND s.term IN (SELECT t.key FROM jsonb_each_text(terms::jsonb) t);
-            UPDATE search_scopes s SET docs = s.docs - 1, length = s.length - total
-                WHERE s.scope_token = token;
             DELETE FROM search_scopes s WHERE s.scope_token = token AND s.docs <= 0;
         END $$;
         CREATE FUNCTION units_search() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -18,7 +18,7 @@ import psycopg
 
 from memoryos.errors import StoreError
 from memoryos.store.base import Transaction
-from memoryos.store.rows import Unit
+from memoryos.store.rows import Segment, Unit
 from memoryos.store.sql_common import CommonRows
 from memoryos.store.sql_rows import (
     INSERT_SOURCE,
@@ -28,6 +28,7 @@ from memoryos.store.sql_rows import (
     row_of,
     sources_of,
 )
+from memoryos.store.sql_segments import SELECT_SEGMENT, segment_of_row
 from receipts import ZERO_HASH, ChainHead, seal_all
 
 
@@ -71,8 +72,11 @@ _START_CHAIN = (
 class PostgresTransaction(CommonRows, Transaction):
     """Domain operations inside one transaction. Receipts are sealed just before COMMIT."""
 
-    def __init__(self, conn: Marked, chain_id: str, key: bytes, clock: Callable[[], datetime]):
+    def __init__(
+        self, conn: Marked, chain_id: str, key: bytes, clock: Callable[[], datetime], *, writing: bool
+    ):
         self._conn = conn
+        self._writing = writing
         self._chain_id = chain_id
         self._key = key
         self._clock = clock
@@ -135,6 +139,33 @@ class PostgresTransaction(CommonRows, Transaction):
         if moves and moved.rowcount != len(moves):
             raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
         self._conn.executemany(INSERT_SOURCE, [pair for _, u in moves for pair in sources_of(u)])
+
+    # -- claims: what SQLite's single writer gives for free, row locks give here --------------------
+    def stm_rowids(self, user: str, assistant: str, memory_ids: Sequence[str]) -> dict[str, int]:
+        """A promotion's claim: the turns are locked (in rowid order, so two claims cannot
+        deadlock) and one another promotion took meanwhile is no longer `tier = 'stm'` once its
+        lock is released, so it is left out."""
+        if not memory_ids:
+            return {}
+        rows = self._conn.execute(
+            "SELECT memory_id, rowid FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?"
+            " AND memory_id = ANY(?) ORDER BY rowid FOR UPDATE",
+            (user, assistant, list(memory_ids)),
+        )
+        return {str(m): int(r) for m, r in rows}
+
+    def segment(self, segment_id: str) -> Segment | None:
+        """In a write, the segment is locked until commit: what a distillation checks it against
+        cannot change under it (a promotion growing it waits)."""
+        if not self._writing:
+            return super().segment(segment_id)
+        row = self._conn.execute(
+            f"{SELECT_SEGMENT} WHERE segment_id = ? FOR UPDATE", (segment_id,)
+        ).fetchone()
+        return None if row is None else segment_of_row(row)
+
+    def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
+        super().grow_segments(sorted(grown, key=lambda g: g[0]))  # one lock order for every writer
 
     def merge_index(self) -> None:
         """Nothing to merge inside the transaction: the store VACUUMs after an erasure (scrub)."""
