@@ -168,7 +168,7 @@ class PostgresStore(PostgresSearch, Store):
 
     def _commit(self, conn: psycopg.Connection[Any], tx: PostgresTransaction) -> None:
         try:
-            conn.execute("COMMIT")
+            tx.commit()
         except psycopg.Error as exc:
             if not (is_lost_connection(exc) and tx.sealed is not None and self._landed(tx.sealed[2])):
                 raise

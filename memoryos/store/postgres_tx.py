@@ -81,6 +81,7 @@ class PostgresTransaction(CommonRows, Transaction):
         self._key = key
         self._clock = clock
         self._drafts: list[dict[str, Any]] = []
+        self._seal: tuple[Any, ...] | None = None
         self.sealed: tuple[int, str, str] | None = None  # (seq, link, receipt id) of the last one sealed
 
     # -- receipts -------------------------------------------------------------------------------
@@ -96,8 +97,8 @@ class PostgresTransaction(CommonRows, Transaction):
         return ChainHead(self._chain_id, int(row[0]), str(row[1])) if row[0] else ChainHead(self._chain_id)
 
     def flush_receipts(self) -> int:
-        """Seal pending drafts onto the chain head, locked until this transaction ends, and insert
-        them with the new head in one statement."""
+        """Seal pending drafts onto the chain head, locked until this transaction ends; commit()
+        inserts them with the new head in one statement, sent with the COMMIT."""
         if not self._drafts:
             return 0
         sealed = seal_all(self._drafts, self._locked_head(), self._key, self._clock())
@@ -114,11 +115,20 @@ class PostgresTransaction(CommonRows, Transaction):
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
         last = sealed[-1]
-        self._conn.execute(_SEAL, (*columns, last.head.seq, last.head.link, self._chain_id))
+        self._seal = (*columns, last.head.seq, last.head.link, self._chain_id)
         self.sealed = (last.head.seq, last.head.link, str(last.receipt["receiptId"]))
         count = len(self._drafts)
         self._drafts.clear()
         return count
+
+    def commit(self) -> None:
+        """The sealed receipts and COMMIT in one round trip (a pipeline: COMMIT is not sent on its
+        own after them, and a failed insert fails the COMMIT too)."""
+        raw = self._conn.raw
+        with raw.pipeline():
+            if self._seal is not None:
+                self._conn.execute(_SEAL, self._seal)
+            raw.execute("COMMIT")
 
     # -- units ----------------------------------------------------------------------------------
     def insert_unit(self, unit: Unit) -> int:
