@@ -27,9 +27,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import memoryos  # noqa: E402
-from bench_recall import Conversation, generate  # noqa: E402
-from memoryos.testing import FakeClock  # noqa: E402
+from bench_recall import Conversation, generate
+
+import memoryos
+from memoryos.testing import FakeClock
 
 K = 5
 START = datetime(2026, 1, 5, 9, tzinfo=UTC)
