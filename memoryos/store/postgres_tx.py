@@ -72,6 +72,8 @@ _START_CHAIN = (
 class PostgresTransaction(CommonRows, Transaction):
     """Domain operations inside one transaction. Receipts are sealed just before COMMIT."""
 
+    _conn: Marked
+
     def __init__(
         self, conn: Marked, chain_id: str, key: bytes, clock: Callable[[], datetime], *, writing: bool
     ):
@@ -94,6 +96,8 @@ class PostgresTransaction(CommonRows, Transaction):
         if row is None:  # the chain's first receipt in this store
             self._conn.execute(_START_CHAIN, (self._chain_id, ZERO_HASH))
             row = self._conn.execute(sql, (self._chain_id,)).fetchone()
+            if row is None:
+                raise StoreError("the receipt chain's head row could not be made; nothing was written")
         return ChainHead(self._chain_id, int(row[0]), str(row[1])) if row[0] else ChainHead(self._chain_id)
 
     def flush_receipts(self) -> int:
