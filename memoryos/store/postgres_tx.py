@@ -181,6 +181,18 @@ class PostgresTransaction(CommonRows, Transaction):
     def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
         super().grow_segments(sorted(grown, key=lambda g: g[0]))  # one lock order for every writer
 
+    def claim_cursor(self, name: str) -> int | None:
+        """The cursor row locked FOR UPDATE SKIP LOCKED: a second exporter of the same cursor gets
+        None at once instead of reading the same receipts. (A cursor's very first claim inserts
+        its row; a rival first claim waits for that insert, up to the lock timeout.)"""
+        lock = "SELECT seq FROM export_cursors WHERE name = ? FOR UPDATE SKIP LOCKED"
+        seq = self._conn.execute(lock, (name,)).fetchone()
+        exists = "SELECT 1 FROM export_cursors WHERE name = ?"  # a plain read never waits
+        if seq is None and self._one(exists, (name,)) is None:  # no row yet: make it, then claim it
+            self._conn.execute("INSERT INTO export_cursors VALUES (?, 0) ON CONFLICT DO NOTHING", (name,))
+            seq = self._conn.execute(lock, (name,)).fetchone()
+        return None if seq is None else int(seq[0])
+
     def merge_index(self) -> None:
         """Nothing to merge inside the transaction: the store VACUUMs after an erasure (scrub)."""
 
