@@ -87,7 +87,7 @@ class PostgresStore(PostgresSearch, Store):
                 url,
                 min_size=1,
                 max_size=pool_size,
-                kwargs={"autocommit": True, "prepare_threshold": 2},
+                kwargs={"autocommit": True, "prepare_threshold": 2, "application_name": "memoryos"},
                 configure=self._configure,
                 timeout=connect_timeout_s,
                 open=False,

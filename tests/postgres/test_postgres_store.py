@@ -14,7 +14,8 @@ import memoryos
 from memoryos.errors import StoreBusy, StoreError, StoreVersionError
 from memoryos.store import postgres_schema, schema
 from memoryos.store.postgres import PostgresStore
-from tests.memoryos.store_contract import unit
+from receipts import uuid7
+from tests.memoryos.store_contract import ASSISTANT, USER, receipt_draft, unit
 from tests.pg_server import pg_url
 
 __all__ = ["pg_url"]
@@ -126,3 +127,39 @@ def test_forget_erases_from_tables_and_index_and_vacuums(pg_url: str) -> None:
             "SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'units'"
         ).fetchone()
     assert bodies == (0,) and postings == (0,) and vacuumed == (True,)
+
+
+def test_pooled_connections_killed_between_transactions_are_replaced_not_reported(pg_url: str) -> None:
+    store = _store(pg_url)
+    store.bind_receipts("chain", b"k" * 32)
+    with store.write("store") as tx:
+        tx.insert_unit(unit())
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        killed = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND application_name = 'memoryos'"
+        ).fetchone()
+    assert killed is not None and killed[0] >= 1
+    with store.write("store") as tx:  # the broken connection is dropped and BEGIN tried again
+        tx.insert_unit(unit())
+        tx.emit(receipt_draft(uuid7()))
+    with store.read() as tx:
+        assert tx.count_stm(USER, ASSISTANT) == 2 and tx.outbox_head() == 1
+    store.close()
+
+
+def test_a_connection_killed_inside_a_transaction_is_a_store_error_and_nothing_is_kept(pg_url: str) -> None:
+    store = _store(pg_url)
+    store.bind_receipts("chain", b"k" * 32)
+    with pytest.raises(StoreError), store.write("store") as tx:
+        tx.insert_unit(unit())
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND application_name = 'memoryos'"
+                " AND state = 'idle in transaction'"
+            )
+        tx.insert_unit(unit())
+    with store.read() as tx:
+        assert tx.count_stm(USER, ASSISTANT) == 0
+    store.close()
