@@ -422,7 +422,10 @@ class HeldAudit:
         with self._lock:
             try:
                 try:
-                    report = self._held(incremental).check()
+                    if isinstance(self.db, str):  # PostgreSQL: a full audit (no incremental state yet)
+                        report = importlib.import_module("auditor").audit([], stores=[self.db])
+                    else:
+                        report = self._held(incremental).check()
                 except refused:  # the outbox changed below what was read: start again
                     self._audit = None
                     report = self._held(incremental).check()

@@ -36,3 +36,13 @@ def test_the_canary_passes_on_a_postgres_store(pg_url: str) -> None:
     assert _cli(pg_url, "init").returncode == 0
     canary = _cli(pg_url, "canary")
     assert canary.returncode == 0 and "canary: healthy" in canary.stdout, canary.stdout + canary.stderr
+
+
+def test_the_mcp_servers_health_audits_a_postgres_store(pg_url: str) -> None:
+    import memoryos
+    from memoryos.mcp_server import HeldAudit
+
+    with memoryos.open(pg_url) as mem:
+        mem.remember(memoryos.Scope(user="u", assistant="a"), "hello kiwi")
+        health = HeldAudit(mem.path)._check()
+    assert health["receipts"] == 1 and health["verdict"] in ("healthy", "waiting")
