@@ -168,6 +168,17 @@ class PostgresTransaction(CommonRows, Transaction):
         )
         return {str(m): int(r) for m, r in rows}
 
+    def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
+        """In a write, the segments are locked first (in id order): a promotion decides where its
+        pages go (in place or at the end, DESIGN: distillation reads pages by rowid) on page
+        numbers no concurrent promotion into the same segments can change before it commits."""
+        if self._writing and segment_ids:
+            self._conn.execute(
+                "SELECT 1 FROM segments WHERE segment_id = ANY(?) ORDER BY segment_id FOR UPDATE",
+                (sorted(segment_ids),),
+            ).fetchall()
+        return super().last_pages(segment_ids)
+
     def segment(self, segment_id: str) -> Segment | None:
         """In a write, the segment is locked until commit: what a distillation checks it against
         cannot change under it (a promotion growing it waits)."""
