@@ -39,6 +39,7 @@ from memoryos.memory import Memory, key_path_for
 from memoryos.promotion import content_hash
 from memoryos.settings import Config, config_from_file, from_environment
 from memoryos.store.base import Transaction
+from memoryos.store.factory import store_location
 from memoryos.store.rows import Segment, Unit
 from memoryos.testing import FakeLLMServer
 from memoryos.timeutil import system_clock, to_micros
@@ -487,11 +488,13 @@ def _rank(state: str) -> int:
     return STATES.index(state) if state in STATES else 0  # an unknown state is never taken as healthy
 
 
-def _run_auditor(path: Path, now: str) -> dict[str, Any]:
+def _run_auditor(path: Path | str, now: str) -> dict[str, Any]:
     if importlib.util.find_spec("auditor") is None:
         raise CannotRun("the auditor is not installed: pip install memoryos with its auditor package")
     command = [sys.executable, "-m", "auditor", "check", "--db", str(path), "--format", "json"]
-    command += ["--max-age", MAX_AGE, "--now", now, "--key-file", str(key_path_for(path))]
+    command += ["--max-age", MAX_AGE, "--now", now]
+    if isinstance(path, Path):  # a PostgreSQL store's key is in it (auditor.stores)
+        command += ["--key-file", str(key_path_for(path))]
     try:
         done = subprocess.run(
             command, capture_output=True, timeout=AUDITOR_TIMEOUT, stdin=subprocess.DEVNULL, check=False
@@ -531,7 +534,7 @@ class Canary:
         watch_verdict: str | os.PathLike[str] | None = None,
         watch_wait: float = WATCH_WAIT,
     ) -> None:
-        self.db = None if db is None else Path(db)
+        self.db = None if db is None else store_location(db)  # a file, or a postgresql:// URL
         self.config = from_environment() if config is None else config
         self.timeout = timeout
         self.watch_verdict = None if watch_verdict is None else Path(watch_verdict)
@@ -539,13 +542,13 @@ class Canary:
 
     def run(self) -> CanaryVerdict:
         with tempfile.TemporaryDirectory(prefix="memoryos-canary-") as work:
-            path = self.db if self.db is not None else Path(work) / "canary.db"
+            path: Path | str = self.db if self.db is not None else Path(work) / "canary.db"
             try:
                 return self._run(path)
             except CannotRun as exc:
                 return CanaryVerdict("cannot_run", str(exc))
 
-    def _run(self, path: Path) -> CanaryVerdict:
+    def _run(self, path: Path | str) -> CanaryVerdict:
         identity = self._preflight(path)
         scopes = canary_scopes(secrets.token_hex(4))
         plan: dict[str, Any] = {
@@ -575,11 +578,14 @@ class Canary:
             restarts=results["restarts"],
         )
 
-    def _judged(self, path: Path, last: int) -> tuple[dict[str, Any], dict[str, str]]:
+    def _judged(self, path: Path | str, last: int) -> tuple[dict[str, Any], dict[str, str]]:
         """The report of a running watcher when it covers the canary's last receipt (seq `last`)
         and verifies (memoryos.watch_verdict); else the auditor's, run now."""
         if self.watch_verdict is None:
             return _run_auditor(path, format_utc(system_clock())), {"source": "audit"}
+        if not isinstance(path, Path):  # the watcher audits store files only
+            why = {"source": "audit", "watch": "not used: a database URL is audited directly"}
+            return _run_auditor(path, format_utc(system_clock())), why
         from memoryos.watch_verdict import WatchVerdictUnusable, await_verdict
 
         try:
@@ -597,10 +603,10 @@ class Canary:
             return _run_auditor(path, format_utc(system_clock())), why
         return report, {"source": "watch"}
 
-    def _preflight(self, path: Path) -> _Identity:
+    def _preflight(self, path: Path | str) -> _Identity:
         """Open the store and prove it writable with an empty write transaction, before any canary
         memory exists: a store that fails here cannot run the canary (exit 2)."""
-        if self.db is not None and not path.is_file():
+        if self.db is not None and isinstance(path, Path) and not path.is_file():
             raise CannotRun(f"no store at {path} (without --db the canary uses a temporary store)")
         try:
             with memoryos.open(path, config=self.config) as mem:
@@ -647,7 +653,11 @@ class Canary:
         return result
 
     def _clean_up(
-        self, path: Path, scopes: Sequence[CanaryScope], pseudonyms: Mapping[str, Sequence[str]], head: int
+        self,
+        path: Path | str,
+        scopes: Sequence[CanaryScope],
+        pseudonyms: Mapping[str, Sequence[str]],
+        head: int,
     ) -> tuple[int, list[dict[str, Any]], int, int]:
         """Erase the canary's users (tombstones and receipts stay), check that nothing of them is left,
         and read the canary's window of the outbox. Runs whatever happened before, so that a failed
