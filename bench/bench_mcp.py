@@ -1,6 +1,10 @@
 """MCP over streamable HTTP (issue 16): a tool call's p50 through the SDK's HTTP client against a
-real `memoryos mcp --http` process on loopback, beside the same call in process (`MemoryTools.call`
-on the same store file), interleaved call by call in one run (the machine is noisy).
+real `memoryos mcp --http` process on loopback, beside the same call in process (`MemoryTools.call`),
+interleaved call by call in one run (the machine is noisy).
+
+Each side has its own copy of the same seeded store: every read writes (a receipt, an access), so
+two processes on one file would throw away each other's SQLite page cache on every call, a cost
+neither a server nor an in-process user has, and one that would be charged to both sides unevenly.
 
 Reported per tool call: p50 over HTTP, p50 in process, and the median of the per-pair overheads
 (HTTP minus in process) and ratios. Goal (issue 16): overhead <= 5 ms on loopback.
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -47,6 +52,14 @@ def seed(db: Path) -> None:
         mem.maintain()
 
 
+def copy_store(db: Path, folder: Path) -> Path:
+    """A byte-identical copy of a closed store (its file, receipt key and head) in `folder`."""
+    folder.mkdir()
+    for source in db.parent.glob(db.name + "*"):
+        shutil.copy2(source, folder / source.name)
+    return folder / db.name
+
+
 def start_server(db: Path, tokens: Path) -> tuple[subprocess.Popen[str], str]:
     command = [
         sys.executable,
@@ -71,10 +84,10 @@ def start_server(db: Path, tokens: Path) -> tuple[subprocess.Popen[str], str]:
     return proc, line.split("listening on ", 1)[1].strip()
 
 
-async def measure(url: str, token: str, db: Path, pairs: int) -> dict[str, dict[str, float]]:
+async def measure(url: str, token: str, local_db: Path, pairs: int) -> dict[str, dict[str, float]]:
     results: dict[str, dict[str, float]] = {}
     headers = {"Authorization": f"Bearer {token}"}
-    with memoryos.open(db) as mem:
+    with memoryos.open(local_db) as mem:
         tools = MemoryTools(mem, ALICE)
         async with (
             httpx2.AsyncClient(headers=headers, timeout=30) as http,
@@ -111,10 +124,11 @@ def one_run(pairs: int) -> dict[str, dict[str, float]]:
         root = Path(tmp)
         db, tokens = root / "team.db", root / "tokens.jsonl"
         seed(db)
+        local_db = copy_store(db, root / "local")
         token = add_token(tokens, "alice", "coder", "bench")
         proc, url = start_server(db, tokens)
         try:
-            return anyio.run(measure, url, token, db, pairs)
+            return anyio.run(measure, url, token, local_db, pairs)
         finally:
             proc.terminate()
             proc.wait(timeout=15)
