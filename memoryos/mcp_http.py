@@ -97,7 +97,8 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def build_http_app(tools: MemoryTools, table: TokenTable | TokenFile, host: str, port: int) -> Starlette:
     rule = "The memory scope (user, assistant) is the one your bearer token was granted by the operator."
-    server = build_server(tools, scope_of=scope_of_request, scope_rule=rule)
+    # No list-changed over HTTP: JSON responses leave no stream to carry one (mcp_resources).
+    server = build_server(tools, scope_of=scope_of_request, scope_rule=rule, list_changed=False)
     return server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         json_response=True,  # one JSON answer a call: no tool streams, and it is the cheaper path

@@ -32,12 +32,14 @@ from typing import Any
 
 import anyio
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
     ListToolsResult,
     PaginatedRequestParams,
+    ResourceListChangedNotification,
     TextContent,
     Tool,
     ToolAnnotations,
@@ -82,6 +84,7 @@ __all__ = [
     "ToolSpec",
     "build_parser",
     "build_server",
+    "initialization_options",
     "main",
     "run_auditor",
     "serve",
@@ -98,6 +101,8 @@ _SCOPE_ARGUMENTS = frozenset(
     {"user", "assistant", "session", "scope", "user_id", "assistant_id", "session_id", "tenant"}
 )
 log = logging.getLogger("memoryos.mcp")
+#: The tools after which a drawer key may have appeared or gone (a write of a new key, a forget).
+_CHANGES_KEYS = frozenset({"memory_write", "memory_forget"})
 
 
 class ToolFailure(Exception):
@@ -480,10 +485,16 @@ ScopeOf = Callable[[ServerRequestContext[dict[str, Any]]], "memoryos.Scope | Non
 
 
 def build_server(
-    tools: MemoryTools, scope_of: ScopeOf | None = None, *, scope_rule: str = _SCOPE_SENTENCE
+    tools: MemoryTools,
+    scope_of: ScopeOf | None = None,
+    *,
+    scope_rule: str = _SCOPE_SENTENCE,
+    list_changed: bool = True,
 ) -> Server[dict[str, Any]]:
     """The server over `tools`; `scope_of` picks each request's scope (default: the launch scope) and
-    `scope_rule` tells the model where the scope comes from."""
+    `scope_rule` tells the model where the scope comes from. `list_changed`: tell the calling
+    connection when a call may have changed its drawer's resource list (memoryos.mcp_resources);
+    run the server with `initialization_options(server)` so that the capability is announced."""
 
     async def list_tools(
         ctx: ServerRequestContext[dict[str, Any]], params: PaginatedRequestParams | None
@@ -493,7 +504,11 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[dict[str, Any]], params: CallToolRequestParams
     ) -> CallToolResult:
-        return await tools.call(params.name, params.arguments, scope(ctx))
+        result = await tools.call(params.name, params.arguments, scope(ctx))
+        if list_changed and params.name in _CHANGES_KEYS and not result.is_error:
+            # Request-scoped: to the connection that made the change, never to another scope's.
+            await ctx.session.send_notification(ResourceListChangedNotification(), ctx.request_id)
+        return result
 
     def scope(ctx: ServerRequestContext[dict[str, Any]]) -> memoryos.Scope | None:
         return tools.scope if scope_of is None else scope_of(ctx)
@@ -515,9 +530,14 @@ def build_server(
     )
 
 
+def initialization_options(server: Server[dict[str, Any]]) -> InitializationOptions:
+    """The server's options with resource list-changed announced (build_server sends them)."""
+    return server.create_initialization_options(NotificationOptions(resources_changed=True))
+
+
 async def _serve_stdio(server: Server[dict[str, Any]]) -> None:
     async with stdio_transport() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        await server.run(read_stream, write_stream, initialization_options(server))
 
 
 def _launch_scope(

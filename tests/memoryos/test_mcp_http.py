@@ -146,6 +146,19 @@ def test_resources_are_read_in_the_tokens_scope(server: HttpServer) -> None:
     assert read_resource(server.url, server.bob, "memory://drawer/editor:alice") == {"found": False}
 
 
+def listed(url: str, token: str) -> list[str]:
+    async def run() -> list[str]:
+        async with session(url, token) as client:
+            return [r.name for r in (await client.list_resources()).resources]
+
+    return anyio.run(run)
+
+
+def test_resources_are_listed_in_the_tokens_scope(server: HttpServer) -> None:
+    assert listed(server.url, server.alice)[:3] == ["topics", "deploy:blyck", "editor:alice"]
+    assert "editor:alice" not in listed(server.url, server.bob)
+
+
 @pytest.mark.parametrize("token", [None, "wrong-token", "Bearer"])
 def test_no_token_or_a_wrong_one_gets_401_and_no_data(server: HttpServer, token: str | None) -> None:
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
