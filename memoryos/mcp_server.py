@@ -69,6 +69,7 @@ from memoryos.mcp_schemas import (
     WriteArguments,
     WrittenOutput,
     _Arguments,
+    output_schema,
 )
 from memoryos.mcp_stdio import stdio_transport
 from memoryos.memory import key_path_for
@@ -124,7 +125,7 @@ class ToolSpec:
             title=self.annotations.title,
             description=self.description,
             input_schema=self.arguments.model_json_schema(),
-            output_schema=self.output.model_json_schema(),
+            output_schema=output_schema(self.output),
             annotations=self.annotations,
         )
 
