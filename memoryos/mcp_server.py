@@ -80,12 +80,12 @@ __all__ = [
     "HEALTH_TIMEOUT_SECONDS",
     "TOOLS",
     "HeldAudit",
+    "MemoryServer",
     "MemoryTools",
     "ToolFailure",
     "ToolSpec",
     "build_parser",
     "build_server",
-    "initialization_options",
     "main",
     "run_auditor",
     "serve",
@@ -494,8 +494,8 @@ def build_server(
 ) -> Server[dict[str, Any]]:
     """The server over `tools`; `scope_of` picks each request's scope (default: the launch scope) and
     `scope_rule` tells the model where the scope comes from. `list_changed`: tell the calling
-    connection when a call may have changed its drawer's resource list (memoryos.mcp_resources);
-    run the server with `initialization_options(server)` so that the capability is announced."""
+    connection when a call may have changed its drawer's resource list (memoryos.mcp_resources),
+    and announce that capability to whoever runs the server (stdio, the Claude Agent SDK's bridge)."""
 
     async def list_tools(
         ctx: ServerRequestContext[dict[str, Any]], params: PaginatedRequestParams | None
@@ -516,7 +516,8 @@ def build_server(
 
     resources = MemoryResources(tools.memory, scope, _topic, _record)
 
-    return Server(
+    return MemoryServer(
+        list_changed,
         "memoryos",
         version=memoryos.__version__,
         instructions=(
@@ -531,14 +532,27 @@ def build_server(
     )
 
 
-def initialization_options(server: Server[dict[str, Any]]) -> InitializationOptions:
-    """The server's options with resource list-changed announced (build_server sends them)."""
-    return server.create_initialization_options(NotificationOptions(resources_changed=True))
+class MemoryServer(Server[dict[str, Any]]):
+    """The SDK's low-level server, announcing resource list-changed exactly when it sends them:
+    the SDK derives that capability from options each runner passes (most pass none)."""
+
+    def __init__(self, list_changed: bool, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.list_changed = list_changed
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        options = notification_options or NotificationOptions(resources_changed=self.list_changed)
+        return super().create_initialization_options(options, experimental_capabilities, extensions)
 
 
 async def _serve_stdio(server: Server[dict[str, Any]]) -> None:
     async with stdio_transport() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, initialization_options(server))
+        await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def _launch_scope(

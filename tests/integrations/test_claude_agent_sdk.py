@@ -152,6 +152,7 @@ def test_the_readme_snippet_serves_build_servers_object_in_process(
     # keyed by the JSON-RPC id of the script's request
     replies = {r["id"]: r for r in (a["response"]["mcp_response"] for a in cli.answers) if "id" in r}
     assert replies[0]["result"]["serverInfo"]["name"] == "memoryos"
+    assert replies[0]["result"]["capabilities"]["resources"]["listChanged"] is True
     tools = {t["name"]: t for t in replies[1]["result"]["tools"]}
     assert {"memory_read", "memory_write", "memory_context"} <= set(tools)
     assert all("outputSchema" in t for t in tools.values())

@@ -154,6 +154,20 @@ def listed(url: str, token: str) -> list[str]:
     return anyio.run(run)
 
 
+def test_http_announces_no_list_changed_it_could_not_deliver(server: HttpServer) -> None:
+    async def run() -> Any:
+        headers = {"Authorization": f"Bearer {server.alice}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            streamable_http_client(server.url, http_client=http) as (read, write),
+            ClientSession(read, write) as client,
+        ):
+            return (await client.initialize()).capabilities.resources
+
+    resources = anyio.run(run)
+    assert resources is not None and not resources.list_changed
+
+
 def test_resources_are_listed_in_the_tokens_scope(server: HttpServer) -> None:
     assert listed(server.url, server.alice)[:3] == ["topics", "deploy:blyck", "editor:alice"]
     assert "editor:alice" not in listed(server.url, server.bob)
