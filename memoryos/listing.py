@@ -5,9 +5,10 @@ A key is listed when `Memory.get()` would find a record under it now: keys whose
 expired, or was forgotten, are not. Keys are content: they are returned to the scope's own caller
 and never logged, traced or receipted (the span carries only their count).
 
-The store port lists a scope's keys in order (`drawer_keys`); the prefix and the cursor are applied
-here, walking the sorted keys and stopping once `limit` are found, so a page costs one validity
-check per key it passes over, not one per key of the scope.
+The store port lists a scope's keys (`drawer_keys`, one query, no content); the prefix and the
+cursor are applied here, walking the sorted keys and stopping once `limit` are found, so a page
+costs one key listing plus one validity check per key it passes over. (A store method taking the
+prefix and cursor would save the listing on very large scopes; the port has none yet.)
 """
 
 from __future__ import annotations
