@@ -805,6 +805,7 @@ class Memory:
             self.store, self._scope(scope), self._now(), prefix=prefix, after=after, limit=limit
         )
 
+    @property
     def now(self) -> datetime:  # the (injectable) clock that validity windows and ttls are judged by
         return self._clock()
 

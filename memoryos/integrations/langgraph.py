@@ -178,7 +178,7 @@ class MemoryOSStore(BaseStore):
             self._write(scope, drawer_key(rest, key), envelope["value"], minutes)
 
     def _now(self) -> datetime:
-        return self.memory.now()  # the memory's own (injectable) clock decides validity
+        return self.memory.now  # the memory's own (injectable) clock decides validity
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         scope, rest = self.rule.split(op.namespace_prefix)
