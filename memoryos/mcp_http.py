@@ -14,6 +14,7 @@ fronts the server, so binding elsewhere is a deliberate choice that is warned ab
 
 from __future__ import annotations
 
+import importlib.util
 import ipaddress
 import logging
 import socket
@@ -33,7 +34,7 @@ import memoryos
 from memoryos.errors import InvalidInput
 from memoryos.mcp_server import MemoryTools, build_server
 from memoryos.mcp_server import _launch_scope as launch_scope
-from memoryos.mcp_tokens import TokenTable, load_tokens
+from memoryos.mcp_tokens import TokenFile, TokenTable
 
 __all__ = [
     "FileTokenVerifier",
@@ -51,8 +52,8 @@ log = logging.getLogger("memoryos.mcp")
 class FileTokenVerifier:
     """The SDK's TokenVerifier over an operator's token file (memoryos.mcp_tokens)."""
 
-    def __init__(self, table: TokenTable) -> None:
-        self.table = table
+    def __init__(self, table: TokenTable | TokenFile) -> None:
+        self.table = table  # a TokenFile is read again when it changes; a TokenTable is fixed
 
     async def verify_token(self, token: str) -> AccessToken | None:
         grant = self.table.lookup(token)
@@ -94,9 +95,10 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def build_http_app(tools: MemoryTools, table: TokenTable, host: str, port: int) -> Starlette:
+def build_http_app(tools: MemoryTools, table: TokenTable | TokenFile, host: str, port: int) -> Starlette:
     rule = "The memory scope (user, assistant) is the one your bearer token was granted by the operator."
-    server = build_server(tools, scope_of=scope_of_request, scope_rule=rule)
+    # No list-changed over HTTP: JSON responses leave no stream to carry one (mcp_resources).
+    server = build_server(tools, scope_of=scope_of_request, scope_rule=rule, list_changed=False)
     return server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         json_response=True,  # one JSON answer a call: no tool streams, and it is the cheaper path
@@ -145,14 +147,25 @@ def serve_http(
             " clear text unless a TLS proxy fronts this server",
             file=sys.stderr,
         )
-    table = load_tokens(token_file)  # refused before the store is opened or the port bound
-    for grant in table.grants:  # every granted id checked now, as stdio checks its one scope
-        launch_scope(grant.user, grant.assistant, None, config)
+
+    def check(table: TokenTable) -> None:  # every granted id checked, as stdio checks its one scope
+        for grant in table.grants:
+            launch_scope(grant.user, grant.assistant, None, config)
+
+    table = TokenFile(token_file, check)  # refused before the store is opened or the port bound
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
     with memoryos.open(db, config=config) as memory:
         app = build_http_app(MemoryTools(memory, None), table, host, bound)
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        # access_log off: a line a request would be a cost on every call and says nothing a metric
+        # does not; the SDK's own warnings and errors still reach stderr.
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
         shown = f"[{host}]" if ":" in host else host
         print(f"memoryos mcp: listening on http://{shown}:{bound}{MCP_PATH}", file=sys.stderr, flush=True)
-        anyio.run(lambda: server.serve(sockets=[sock]))
+        anyio.run(lambda: server.serve(sockets=[sock]), backend_options=_loop_options())
+
+
+def _loop_options() -> dict[str, Any]:
+    """uvloop when it is installed (the `mcp` extra installs it off Windows): its event loop is the
+    cheaper one per request; the stock asyncio loop otherwise."""
+    return {"use_uvloop": importlib.util.find_spec("uvloop") is not None}

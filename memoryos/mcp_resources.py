@@ -4,17 +4,25 @@
 - `memory://drawer/{key}`: the drawer record stored under `key` (percent-encoded), as memory_read.
 
 Both are read in the scope of the request (the launch scope over stdio, the bearer token's grant over
-HTTP), like the tools. Drawer records are offered as a template, not listed one by one: the library
-has no call that lists a scope's keys, and a listing would be the one resource whose contents change,
-so the server announces no list-changed notifications (the SDK supports them; there is nothing to
-announce while the list holds one fixed resource).
+HTTP), like the tools. `resources/list` lists the topics, then every drawer record the scope holds
+now (`Memory.keys()`), `PAGE` a page, in key order; the cursor is the last key of the page (the
+caller's own key, handed back to it only). The template stays for hosts that build a URI.
+
+List-changed: when a tool call adds or removes a key (memory_write of a new key, memory_forget),
+the server sends `notifications/resources/list_changed` to the connection that made the call, and
+to no other: a notification to another session would tell it that some scope wrote, so one
+scope's output would depend on another's. Keys that lapse by their ttl change the list silently
+(a client re-lists when it needs a fresh one). Delivery is the SDK's: over stdio it arrives; over
+streamable HTTP in JSON-response mode there is no stream for it, and at protocol 2026-07-28 change
+notifications travel only on `subscriptions/listen`, whose bus is server-wide, so this server
+does not serve it.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -32,12 +40,18 @@ from mcp.types import (
 
 import memoryos
 
-__all__ = ["DRAWER_PREFIX", "TOPICS_URI", "MemoryResources"]
+__all__ = ["DRAWER_PREFIX", "PAGE", "TOPICS_URI", "MemoryResources", "drawer_uri"]
 
 TOPICS_URI = "memory://topics"
 DRAWER_PREFIX = "memory://drawer/"
 _JSON = "application/json"
+_NO_TOKEN = "no verified bearer token: this server serves no memory without one"
 TOPICS_LIMIT = 50
+PAGE = 200
+
+
+def drawer_uri(key: str) -> str:
+    return DRAWER_PREFIX + quote(key, safe="")
 
 
 class MemoryResources:
@@ -52,6 +66,10 @@ class MemoryResources:
     async def list_resources(
         self, ctx: ServerRequestContext[dict[str, Any]], params: PaginatedRequestParams | None
     ) -> ListResourcesResult:
+        scope = self.scope_of(ctx)
+        if scope is None:
+            raise MCPError(INVALID_PARAMS, _NO_TOKEN)
+        cursor = params.cursor if params is not None else None
         topics = Resource(
             name="topics",
             title="Memory topics",
@@ -59,7 +77,18 @@ class MemoryResources:
             description="What this scope's conversations have been about, hottest first (JSON).",
             mime_type=_JSON,
         )
-        return ListResourcesResult(resources=[topics])
+        try:
+            keys = self.memory.keys(scope, after=cursor, limit=PAGE)
+        except memoryos.MemoryOSError as exc:
+            raise MCPError(INVALID_PARAMS, f"bad cursor: pass the next_cursor of a listing ({exc})") from None
+        drawer = [
+            Resource(name=key, title=f"Drawer record {key}", uri=drawer_uri(key), mime_type=_JSON)
+            for key in keys
+        ]
+        return ListResourcesResult(
+            resources=([] if cursor else [topics]) + drawer,
+            next_cursor=keys[-1] if len(keys) == PAGE else None,
+        )
 
     async def list_templates(
         self, ctx: ServerRequestContext[dict[str, Any]], params: PaginatedRequestParams | None
@@ -78,9 +107,7 @@ class MemoryResources:
     ) -> ReadResourceResult:
         scope = self.scope_of(ctx)
         if scope is None:
-            raise MCPError(
-                INVALID_PARAMS, "no verified bearer token: this server serves no memory without one"
-            )
+            raise MCPError(INVALID_PARAMS, _NO_TOKEN)
         uri = str(params.uri)
         try:
             content = self._content(scope, uri)

@@ -8,7 +8,7 @@ validated against it by the tests (tests/memoryos/test_mcp_schemas.py), so the t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -163,4 +163,27 @@ class HistoryOutput(_Output):
 
 
 def output_schema(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_json_schema()
+    """The model's JSON Schema in the form a client validates fastest, meaning the same: `$ref`s
+    inlined and `X | None` written `"type": [X, "null"]` rather than `anyOf` (the MCP SDK's client
+    validates every result; with `anyOf` and `$ref`, that took about 0.4 ms of a 5-hit read)."""
+    schema = model.model_json_schema()
+    definitions = schema.pop("$defs", {})
+    return cast(dict[str, Any], _compact(schema, definitions))
+
+
+def _compact(node: Any, definitions: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_compact(item, definitions) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = definitions[node["$ref"].removeprefix("#/$defs/")]
+        return _compact({**target, **{k: v for k, v in node.items() if k != "$ref"}}, definitions)
+    node = {key: _compact(value, definitions) for key, value in node.items()}
+    branches = node.get("anyOf")
+    if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
+        (kept,) = [b for b in branches if b != {"type": "null"}]
+        if isinstance(kept.get("type"), str):  # null satisfies every other keyword of `kept`
+            rest = {k: v for k, v in node.items() if k != "anyOf"}
+            return {**kept, **rest, "type": [kept["type"], "null"]}
+    return node

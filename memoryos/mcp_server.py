@@ -32,12 +32,14 @@ from typing import Any
 
 import anyio
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
     ListToolsResult,
     PaginatedRequestParams,
+    ResourceListChangedNotification,
     TextContent,
     Tool,
     ToolAnnotations,
@@ -67,6 +69,7 @@ from memoryos.mcp_schemas import (
     WriteArguments,
     WrittenOutput,
     _Arguments,
+    output_schema,
 )
 from memoryos.mcp_stdio import stdio_transport
 from memoryos.memory import key_path_for
@@ -77,6 +80,7 @@ __all__ = [
     "HEALTH_TIMEOUT_SECONDS",
     "TOOLS",
     "HeldAudit",
+    "MemoryServer",
     "MemoryTools",
     "ToolFailure",
     "ToolSpec",
@@ -98,6 +102,8 @@ _SCOPE_ARGUMENTS = frozenset(
     {"user", "assistant", "session", "scope", "user_id", "assistant_id", "session_id", "tenant"}
 )
 log = logging.getLogger("memoryos.mcp")
+#: The tools after which a drawer key may have appeared or gone (a write of a new key, a forget).
+_CHANGES_KEYS = frozenset({"memory_write", "memory_forget"})
 
 
 class ToolFailure(Exception):
@@ -119,7 +125,7 @@ class ToolSpec:
             title=self.annotations.title,
             description=self.description,
             input_schema=self.arguments.model_json_schema(),
-            output_schema=self.output.model_json_schema(),
+            output_schema=output_schema(self.output),
             annotations=self.annotations,
         )
 
@@ -483,10 +489,16 @@ ScopeOf = Callable[[ServerRequestContext[dict[str, Any]]], "memoryos.Scope | Non
 
 
 def build_server(
-    tools: MemoryTools, scope_of: ScopeOf | None = None, *, scope_rule: str = _SCOPE_SENTENCE
+    tools: MemoryTools,
+    scope_of: ScopeOf | None = None,
+    *,
+    scope_rule: str = _SCOPE_SENTENCE,
+    list_changed: bool = True,
 ) -> Server[dict[str, Any]]:
     """The server over `tools`; `scope_of` picks each request's scope (default: the launch scope) and
-    `scope_rule` tells the model where the scope comes from."""
+    `scope_rule` tells the model where the scope comes from. `list_changed`: tell the calling
+    connection when a call may have changed its drawer's resource list (memoryos.mcp_resources),
+    and announce that capability to whoever runs the server (stdio, the Claude Agent SDK's bridge)."""
 
     async def list_tools(
         ctx: ServerRequestContext[dict[str, Any]], params: PaginatedRequestParams | None
@@ -496,14 +508,19 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[dict[str, Any]], params: CallToolRequestParams
     ) -> CallToolResult:
-        return await tools.call(params.name, params.arguments, scope(ctx))
+        result = await tools.call(params.name, params.arguments, scope(ctx))
+        if list_changed and params.name in _CHANGES_KEYS and not result.is_error:
+            # Request-scoped: to the connection that made the change, never to another scope's.
+            await ctx.session.send_notification(ResourceListChangedNotification(), ctx.request_id)
+        return result
 
     def scope(ctx: ServerRequestContext[dict[str, Any]]) -> memoryos.Scope | None:
         return tools.scope if scope_of is None else scope_of(ctx)
 
     resources = MemoryResources(tools.memory, scope, _topic, _record)
 
-    return Server(
+    return MemoryServer(
+        list_changed,
         "memoryos",
         version=memoryos.__version__,
         instructions=(
@@ -516,6 +533,24 @@ def build_server(
         on_list_resource_templates=resources.list_templates,
         on_read_resource=resources.read,
     )
+
+
+class MemoryServer(Server[dict[str, Any]]):
+    """The SDK's low-level server, announcing resource list-changed exactly when it sends them:
+    the SDK derives that capability from options each runner passes (most pass none)."""
+
+    def __init__(self, list_changed: bool, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.list_changed = list_changed
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        options = notification_options or NotificationOptions(resources_changed=self.list_changed)
+        return super().create_initialization_options(options, experimental_capabilities, extensions)
 
 
 async def _serve_stdio(server: Server[dict[str, Any]]) -> None:

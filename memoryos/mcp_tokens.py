@@ -14,6 +14,11 @@ grant themselves any user's memory. To add a token (printed once, appended to th
 
 A presented token is hashed and compared with every entry's hash by `hmac.compare_digest`, all entries
 every time, so neither the comparison nor the loop tells how much of a guess was right.
+
+A running server reads the file again when it changes (`TokenFile`: its size, mtime and inode are
+checked on each request, a `stat` and no read while they stand), so adding or revoking a token needs
+no restart. A file that stops being valid grants nothing until it is fixed: a half-written
+revocation must not leave the revoked token working.
 """
 
 from __future__ import annotations
@@ -22,20 +27,31 @@ import argparse
 import hashlib
 import hmac
 import json
+import logging
 import os
 import secrets
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from memoryos.errors import InvalidInput
 from receipts.keys import open_to_others
 
-__all__ = ["Grant", "TokenFileError", "TokenTable", "add_token", "hash_token", "load_tokens", "main"]
+__all__ = [
+    "Grant",
+    "TokenFile",
+    "TokenFileError",
+    "TokenTable",
+    "add_token",
+    "hash_token",
+    "load_tokens",
+    "main",
+]
 
 _TOKEN_BYTES = 32
+log = logging.getLogger("memoryos.mcp")
 
 
 class TokenFileError(InvalidInput):
@@ -117,6 +133,51 @@ def load_tokens(path: str | Path) -> TokenTable:
     if len(set(digests)) != len(digests):
         raise TokenFileError(f"{path} lists one token hash twice: keep one line per token")
     return TokenTable(tuple(grants))
+
+
+_NO_GRANTS = TokenTable(())
+
+
+class TokenFile:
+    """The grants of a token file, read again whenever the file changes (size, mtime or inode).
+
+    `check` vets every grant a reload brings (the server checks scope ids as it does at launch); a
+    file that cannot be read, is open to others, or fails the check grants nothing until it is
+    fixed, and the reason is logged (path and line only: never a token, hash or id).
+    """
+
+    def __init__(self, path: str | Path, check: Callable[[TokenTable], None] | None = None) -> None:
+        self.path = Path(path)
+        self.check = check
+        self._stamp = self._signature()
+        self._table = self._load()  # raises at startup: a server never starts on a bad file
+
+    def _signature(self) -> tuple[int, int, int] | None:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def _load(self) -> TokenTable:
+        table = load_tokens(self.path)
+        if self.check is not None:
+            self.check(table)
+        return table
+
+    def current(self) -> TokenTable:
+        stamp = self._signature()
+        if stamp != self._stamp:
+            self._stamp = stamp
+            try:
+                self._table = self._load()
+            except InvalidInput as exc:
+                log.error("token file rejected, no token is granted until it is fixed: %s", exc)
+                self._table = _NO_GRANTS
+        return self._table
+
+    def lookup(self, token: str) -> Grant | None:
+        return self.current().lookup(token)
 
 
 def add_token(path: str | Path, user: str, assistant: str, label: str | None = None) -> str:

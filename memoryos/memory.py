@@ -21,6 +21,7 @@ from memoryos._version import __version__
 from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, StoreClosed, StoreError
 from memoryos.failpoints import failpoint
 from memoryos.lifecycle import Lifecycle
+from memoryos.listing import listed_keys
 from memoryos.logs import get_logger
 from memoryos.model import (
     Candidate,
@@ -795,6 +796,18 @@ class Memory:
         if sk.session is None:
             raise InvalidInput("forget_session needs a scope with session=...: forget_scope() erases a scope")
         return self.lifecycle.forget_session(sk, sk.session, reason_code(reason), self._now())
+
+    @traced("search_memory", lambda keys: {"record_count": len(keys)})  # memoryos/listing.py
+    def keys(
+        self, scope: Scope, *, prefix: str | None = None, after: str | None = None, limit: int = 1000
+    ) -> list[str]:
+        return listed_keys(
+            self.store, self._scope(scope), self._now(), prefix=prefix, after=after, limit=limit
+        )
+
+    @property
+    def now(self) -> datetime:  # the (injectable) clock that validity windows and ttls are judged by
+        return self._clock()
 
 
 __all__ = ["Excluded", "Memory", "MemoryOSError", "open"]

@@ -53,7 +53,7 @@ from memoryos.scope import Scope
 KEY_PREFIX = "lg:"
 VALUE = "langgraph/value"  # body: the value as canonical JSON
 WINDOWED = "langgraph/ttl"  # body: {"value": ..., "ttlMinutes": m, "window": start}
-MAX_LISTED = 1_000_000
+PAGE = 10_000
 REFRESH_FRACTION = 0.1
 
 
@@ -178,7 +178,7 @@ class MemoryOSStore(BaseStore):
             self._write(scope, drawer_key(rest, key), envelope["value"], minutes)
 
     def _now(self) -> datetime:
-        return self.memory._clock()  # the memory's own (injectable) clock decides validity
+        return self.memory.now  # the memory's own (injectable) clock decides validity
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         scope, rest = self.rule.split(op.namespace_prefix)
@@ -224,7 +224,7 @@ class MemoryOSStore(BaseStore):
 
     def _records(self, scope: Scope, rest: tuple[str, ...]) -> list[Record]:
         records = []
-        for key in self._keys(scope):
+        for key in self._keys(scope, rest):
             parsed = parse_key(key)
             if parsed is None or parsed[0][: len(rest)] != rest:
                 continue
@@ -233,12 +233,16 @@ class MemoryOSStore(BaseStore):
                 records.append(record)
         return records
 
-    def _keys(self, scope: Scope) -> list[str]:
-        # The public API has no key listing yet: read the drawer's keys through the store port,
-        # under the scope's pseudonyms, as Memory.context() does.
-        sk = self.memory._scope(scope)
-        with self.memory.store.read() as tx:
-            return [k for k in tx.drawer_keys(sk.user, sk.assistant, MAX_LISTED) if k.startswith(KEY_PREFIX)]
+    def _keys(self, scope: Scope, rest: tuple[str, ...]) -> list[str]:
+        """This store's keys under the namespace `rest`, page by page: every key of the namespace
+        starts with its labels as the head of a JSON array (`lg:["a","b",`)."""
+        prefix = KEY_PREFIX + (orjson.dumps(list(rest)).decode()[:-1] + "," if rest else "[")
+        keys: list[str] = []
+        while True:
+            page = self.memory.keys(scope, prefix=prefix, after=keys[-1] if keys else None, limit=PAGE)
+            keys += page
+            if len(page) < PAGE:
+                return keys
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         prefix = _prefix(op.match_conditions or ())

@@ -146,6 +146,33 @@ def test_resources_are_read_in_the_tokens_scope(server: HttpServer) -> None:
     assert read_resource(server.url, server.bob, "memory://drawer/editor:alice") == {"found": False}
 
 
+def listed(url: str, token: str) -> list[str]:
+    async def run() -> list[str]:
+        async with session(url, token) as client:
+            return [r.name for r in (await client.list_resources()).resources]
+
+    return anyio.run(run)
+
+
+def test_http_announces_no_list_changed_it_could_not_deliver(server: HttpServer) -> None:
+    async def run() -> Any:
+        headers = {"Authorization": f"Bearer {server.alice}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            streamable_http_client(server.url, http_client=http) as (read, write),
+            ClientSession(read, write) as client,
+        ):
+            return (await client.initialize()).capabilities.resources
+
+    resources = anyio.run(run)
+    assert resources is not None and not resources.list_changed
+
+
+def test_resources_are_listed_in_the_tokens_scope(server: HttpServer) -> None:
+    assert listed(server.url, server.alice)[:3] == ["topics", "deploy:blyck", "editor:alice"]
+    assert "editor:alice" not in listed(server.url, server.bob)
+
+
 @pytest.mark.parametrize("token", [None, "wrong-token", "Bearer"])
 def test_no_token_or_a_wrong_one_gets_401_and_no_data(server: HttpServer, token: str | None) -> None:
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}

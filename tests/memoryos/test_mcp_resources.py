@@ -4,17 +4,24 @@ stdio: read in the server's scope only, and unknown or bad URIs refused with a r
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
+from contextlib import AsyncExitStack
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import anyio
 import pytest
 from anyio.from_thread import start_blocking_portal
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp.types import TextResourceContents
+from mcp.types import PaginatedRequestParams, ServerNotification, TextResourceContents
 
 import memoryos
-from tests.memoryos.test_mcp import ALICE, BOB, Client, connect
+from memoryos.mcp_resources import PAGE
+from tests.memoryos.test_mcp import ALICE, BOB, Client, connect, server_command
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +55,9 @@ def read(client: Client, uri: str) -> dict[str, Any]:
 
 def test_the_server_lists_the_topics_resource_and_the_drawer_template(client: Client) -> None:
     resources = client.portal.call(client.session.list_resources).resources
-    assert [str(r.uri) for r in resources] == ["memory://topics"]
+    # alice's topics and her one drawer record; bob's bank:bob is not listed
+    assert [str(r.uri) for r in resources] == ["memory://topics", "memory://drawer/deploy%3Ablyck"]
+    assert resources[1].name == "deploy:blyck"
     templates = client.portal.call(client.session.list_resource_templates).resource_templates
     assert [t.uri_template for t in templates] == ["memory://drawer/{key}"]
 
@@ -70,3 +79,50 @@ def test_drawer_resource_reads_a_record_of_this_scope_only(client: Client) -> No
 def test_an_unknown_resource_is_a_readable_error(client: Client, uri: str) -> None:
     with pytest.raises(MCPError, match="unknown resource"):
         client.portal.call(client.session.read_resource, uri)
+
+
+def test_drawer_records_are_listed_page_by_page_and_announced_when_the_list_changes(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "memory.db"
+    with memoryos.open(db) as memory:
+        for i in range(PAGE + 5):
+            memory.put(ALICE, f"note:{i:04d}", f"note {i}")
+        memory.put(BOB, "bank:bob", "bob banks with zephyrbank")
+    seen: list[str] = []
+    errlog = tmp_path / "server.stderr"
+
+    async def heard(message: object) -> None:
+        if isinstance(message, ServerNotification):
+            seen.append(message.method)
+
+    async def run() -> None:
+        params = StdioServerParameters(command=sys.executable, args=server_command(db))
+        async with (
+            AsyncExitStack() as stack,
+            stdio_client(params, errlog=stack.enter_context(errlog.open("w"))) as (read, write),
+            ClientSession(read, write, message_handler=heard) as session,
+        ):
+            init = await session.initialize()
+            assert init.capabilities.resources is not None and init.capabilities.resources.list_changed
+            first = await session.list_resources()
+            assert first.next_cursor is not None
+            rest = await session.list_resources(params=PaginatedRequestParams(cursor=first.next_cursor))
+            assert rest.next_cursor is None
+            listed = [r.name for r in first.resources + rest.resources]
+            assert listed == ["topics"] + [f"note:{i:04d}" for i in range(PAGE + 5)]
+            assert seen == []
+            await session.call_tool("memory_read", {"key": "note:0001"})
+            await session.call_tool("memory_write", {"key": "new:key", "body": "x"})
+            await session.call_tool("memory_forget", {"key_or_id": "note:0000"})
+            with anyio.fail_after(10):
+                while len(seen) < 2:
+                    await anyio.sleep(0.01)
+            assert seen == ["notifications/resources/list_changed"] * 2  # the read announced nothing
+            names = [r.name for r in (await session.list_resources()).resources]
+            assert "new:key" in names and "note:0000" not in names and "bank:bob" not in names
+            with pytest.raises(MCPError, match="bad cursor"):
+                await session.list_resources(params=PaginatedRequestParams(cursor="k" * 600))
+
+    anyio.run(run)
+    assert "Traceback" not in errlog.read_text()

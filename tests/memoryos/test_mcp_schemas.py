@@ -139,3 +139,45 @@ def test_new_tools_take_strict_arguments(
 def test_correcting_a_missing_record_is_a_readable_error(client: Client) -> None:
     result = client.call("memory_correct", {"key_or_id": "no:such:key", "body": "x"})
     assert result.is_error and "internal error" not in text(result)
+
+
+def _record(**changes: Any) -> dict[str, Any]:
+    record = {
+        "memory_id": "m",
+        "ref": "r",
+        "key": "k",
+        "body": "b",
+        "kind": "fact",
+        "version": 1,
+        "status": "active",
+        "confidence": 0.5,
+        "proof": None,
+        "valid_from": "2026-01-01T00:00:00+00:00",
+        "valid_until": None,
+    }
+    return record | changes
+
+
+@pytest.mark.parametrize(
+    ("value", "valid"),
+    [
+        ({"found": False}, True),
+        ({"found": True, "record": _record()}, True),
+        ({"found": None, "record": None, "run_id": None, "hits": None}, True),
+        ({"found": True, "record": _record(proof="seen", valid_until="2027-01-01")}, True),
+        ({"found": "yes"}, False),
+        ({"found": True, "record": _record(proof=3)}, False),
+        ({"found": True, "record": _record(extra=1)}, False),
+        ({"found": True, "record": {"key": "k"}}, False),
+        ({"hits": [{"ref": "r", "tier": "mtm", "text": "t", "score": 1.0, "key": None, "kind": None}]}, True),
+        ({"hits": [{"ref": "r"}]}, False),
+        ({"hits": "none"}, False),
+    ],
+)
+def test_the_compact_output_schema_means_what_pydantics_does(value: dict[str, Any], valid: bool) -> None:
+    from memoryos.mcp_schemas import ReadOutput, output_schema
+
+    compact, full = output_schema(ReadOutput), ReadOutput.model_json_schema()
+    assert "$defs" not in compact and "anyOf" not in repr(compact) and "$ref" not in repr(compact)
+    for schema in (compact, full):
+        assert SCHEMA_CHECKER(schema).is_valid(value) is valid

@@ -204,6 +204,8 @@ PUBLIC_CALLS: list[tuple[str, Call, str, dict[str, object]]] = [
      {"gen_ai.memory.record.id": lambda p: p.record.memory_id}),
     ("history", lambda p, _: p.mem.history(SCOPE, "pref-CANARYKEY"), "search_memory",
      {"gen_ai.memory.record.count": 1}),
+    ("keys", lambda p, _: p.mem.keys(SCOPE, prefix="pref-CANARYKEY"), "search_memory",
+     {"gen_ai.memory.record.count": 1}),
     ("recall", lambda p, _: p.mem.recall(SCOPE, "CANARYQRY deploy"), "search_memory",
      {"gen_ai.memory.record.count": "*"}),
     ("context", lambda p, _: p.mem.context(SCOPE, "CANARYQRY deploy"), "search_memory",
