@@ -43,7 +43,7 @@ from auditor.report import Macs, Report
 from auditor.sources import AuditInputError, checked_source
 from auditor.state import StateError
 from auditor.states import HEALTHY, STATES
-from auditor.stores import choose_key, stores_in
+from auditor.stores import choose_key, is_url, stores_in
 from receipts import format_utc, parse_utc
 from receipts.outbox import OUTBOX_TABLE, read_only_uri
 
@@ -173,10 +173,15 @@ class Watcher:
         self.verdict_path = None if verdict is None else Path(verdict)
         self._grace = grace
         self._clock = clock
+        if any(is_url(p) for p in stores):
+            raise AuditInputError(
+                "watch follows store and receipt files; audit a PostgreSQL store with "
+                "`memoryos-audit check --db URL` on a schedule"
+            )
         listed = [(p, False) for p in self.paths] + [(Path(p), True) for p in stores]
         for path, insist in listed:
             checked_source(path, store=insist)
-        self.stores = [p.resolve() for p in stores_in(listed)]
+        self.stores = [Path(p).resolve() for p in stores_in(listed)]
         self._store_args = [Path(p) for p in stores]
         self.key, self.macs = choose_key(key, stores_in(listed))
         self.latest = _Latest()
