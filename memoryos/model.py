@@ -84,6 +84,7 @@ class Maintenance:
     recovered_intents: int = 0
     summarized_segments: int = 0  # segment summaries and page notes refreshed
     erasures_completed: int = 0  # erasures a reader had kept in the -wal, now scrubbed from the file
+    reflected_candidates: int = 0  # candidates the idle window's reflection proposed (issue 15)
 
 
 class Forgotten(int):

@@ -40,6 +40,14 @@ Durability = Literal["full", "normal"]
 NoStoreMode = Literal["reject", "redact"]
 #: One distillation's pages are listed in its receipts' derivedFrom (about 41 bytes each).
 MAX_DISTILL_BATCH = 64
+#: What typed extraction can extract (one handler each, memoryos.extraction); all on by default.
+EXTRACTION_KINDS = ("semantic", "episodic", "procedural", "taxonomic")
+#: What a captured candidate can be; `auto_approve_kinds` names those that skip the approval gate.
+CANDIDATE_KINDS = ("capability", "procedure", "rule", "fact")
+_KIND_SETS: dict[str, tuple[str, ...]] = {
+    "extraction_kinds": EXTRACTION_KINDS,
+    "auto_approve_kinds": CANDIDATE_KINDS,
+}
 _CHOICES: dict[str, tuple[str, ...]] = {
     "durability": ("full", "normal"),
     "no_store_mode": ("reject", "redact"),
@@ -72,6 +80,10 @@ class Config:
     background_interval_seconds: float = 5.0
     stale_after_days: float = 90.0
     retired_after_days: float = 180.0
+    # Disabling a kind stops only its automatic extraction: the host can still put() that kind.
+    extraction_kinds: frozenset[str] = frozenset(EXTRACTION_KINDS)
+    # Explicit policy: candidates of these kinds are approved as they are proposed. Empty by default.
+    auto_approve_kinds: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -81,6 +93,8 @@ class Config:
                     raise ConfigError(f"config {spec.name} must be one of {', '.join(_CHOICES[spec.name])}")
             elif spec.name == "no_store_families":
                 self._check_families(value)
+            elif spec.name in _KIND_SETS:
+                _check_kinds(spec.name, value)
             elif isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
                 raise ConfigError(f"config {spec.name} must be a finite number, got {value!r}"[:200])
             elif value <= 0 and spec.name != "segment_similarity":
@@ -115,6 +129,8 @@ class Config:
         data = asdict(self)
         if self.no_store_families is not None:
             data["no_store_families"] = sorted(self.no_store_families)
+        for name in _KIND_SETS:
+            data[name] = sorted(data[name])
         return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
 
     def with_overrides(self, **changes: Any) -> Config:
@@ -122,6 +138,12 @@ class Config:
         if unknown:
             raise ConfigError(f"unknown config fields: {', '.join(sorted(unknown))}")
         return replace(self, **changes)
+
+
+def _check_kinds(name: str, value: object) -> None:
+    allowed = _KIND_SETS[name]
+    if not isinstance(value, frozenset) or not value <= set(allowed):
+        raise ConfigError(f"config {name} must be a frozenset of some of {', '.join(allowed)}")
 
 
 # Upper bounds by unit, so that every derived time stays a datetime and every count a 64-bit integer.
@@ -163,8 +185,9 @@ def config_from_file(path: str | None) -> Config | None:
         raise ConfigError(f"cannot read the config file {path}: {exc}") from None
     if not isinstance(fields_, dict):
         raise ConfigError(f"{path} must hold a JSON object of memoryos.Config fields")
-    if isinstance(fields_.get("no_store_families"), list):
-        fields_["no_store_families"] = frozenset(fields_["no_store_families"])
+    for name in ("no_store_families", *_KIND_SETS):
+        if isinstance(fields_.get(name), list):
+            fields_[name] = frozenset(fields_[name])
     try:
         return from_environment().with_overrides(**fields_)
     except TypeError as exc:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from memoryos.policies import nostore
+from memoryos.policies import commands, nostore
 
 EVENT_TYPES = frozenset(
     {
@@ -55,7 +55,9 @@ CandidateKind = Literal["capability", "procedure", "rule"]
 @dataclass(frozen=True)
 class Event:
     """One thing the host saw happen. `command`: the command line or tool call; `exit_status`: its
-    result (0 is success, None unknown); `target`: what it acted on; `text`: a user's instruction."""
+    result (0 is success, None unknown); `target`: what it acted on; `text`: a user's instruction;
+    `output`: the tail of what the command printed, read only to tell a success from a failure when
+    the exit status is unknown (it never enters a candidate)."""
 
     type: str
     command: str | None = None
@@ -63,12 +65,14 @@ class Event:
     target: str | None = None
     text: str | None = None
     at: datetime | None = None
+    output: str | None = None
 
     def __post_init__(self) -> None:
         # Messages name the field, never its value: an event may carry a credential.
         if not isinstance(self.type, str) or self.type not in EVENT_TYPES:
             raise ValueError(f"event type must be one of {', '.join(sorted(EVENT_TYPES))}")
-        for name, limit in (("command", MAX_COMMAND), ("target", MAX_TARGET), ("text", MAX_TEXT)):
+        limits = (("command", MAX_COMMAND), ("target", MAX_TARGET), ("text", MAX_TEXT), ("output", MAX_TEXT))
+        for name, limit in limits:
             value = getattr(self, name)
             if value is not None and (not isinstance(value, str) or len(value) > limit):
                 raise ValueError(f"event {name} must be text of at most {limit} characters, or null")
@@ -144,7 +148,28 @@ def _when(event: Event) -> str:
 
 
 def _success_proof(event: Event) -> str:
-    return f"exit {event.exit_status}{_when(event)}"
+    result = "output says passed" if event.exit_status is None else f"exit {event.exit_status}"
+    return f"{result}{_when(event)}"
+
+
+_FAILED_OUTPUT = re.compile(
+    r"\b(?:[1-9]\d* (?:failed|errors?)|failed|failure|error:|fatal:|exception|traceback|denied|refused|"
+    r"not found|timed out|aborted)\b",
+    re.IGNORECASE,
+)
+_PASSED_OUTPUT = re.compile(
+    r"\b(?:\d+ passed|all tests passed|tests? passed|ok \(\d+ tests?\)|succeeded|successfully|"
+    r"deployed|published|build succeeded|done)\b",
+    re.IGNORECASE,
+)
+
+
+def failed_output(output: str | None) -> bool:
+    return output is not None and bool(_FAILED_OUTPUT.search(output))
+
+
+def passed_output(output: str | None) -> bool:
+    return output is not None and bool(_PASSED_OUTPUT.search(output)) and not failed_output(output)
 
 
 def _one_line(text: str) -> str:
@@ -161,81 +186,23 @@ def _target(event: Event) -> str | None:
     return target or None
 
 
-# -- what a command line is ------------------------------------------------------------------------
+# -- what a command line is (memoryos.policies.commands) ----------------------------------------
 
-_PARTS = re.compile(r"&&|\|\||[;|]")
-_TRIVIAL_PROGRAM = re.compile(
-    r"^(?:ls|ll|la|dir|cat|bat|cd|pushd|popd|pwd|echo|printf|head|tail|less|more|grep|rg|"
-    r"ag|find|fd|which|whereis|type|clear|history|man|whoami|id|date|tree|wc|stat|file|du|df|env|"
-    r"printenv|true|exit|open|code|vim?|nano|git\s+(?:status|log|diff|show|branch|blame|fetch))(?:\s|$)",
-    re.IGNORECASE,
-)
-# What a successful command is evidence of, first match wins: "make test" is a test, not a build.
-COMMAND_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE))
-    for kind, pattern in (
-        (
-            "test",
-            r"\b(?:pytest|tox|nox|jest|vitest|rspec|phpunit|ctest|(?:npm|yarn|pnpm)\s+(?:run\s+)?test|"
-            r"(?:cargo|go|dotnet|mix)\s+test|make\s+(?:test|check)|python\d?\s+-m\s+(?:pytest|unittest))\b",
-        ),
-        (
-            "publish",
-            r"\b(?:twine\s+upload|(?:npm|cargo|poetry|uv|pnpm|yarn)\s+publish|docker\s+push|"
-            r"gh\s+release\s+create|publish)\b",
-        ),
-        (
-            "deploy",
-            r"\b(?:deploy|rollout|helm\s+(?:install|upgrade)|kubectl\s+apply|terraform\s+apply|"
-            r"ansible-playbook|vercel\s+--prod)\b",
-        ),
-        (
-            "build",
-            r"\b(?:(?:npm|yarn|pnpm)\s+run\s+build|(?:cargo|go|dotnet|docker|bazel|gradlew?|uv)\s+build|"
-            r"mvn\s+(?:\w+\s+)*package|python\d?\s+-m\s+build|cmake\s+--build|make)\b",
-        ),
-        ("db_connect", r"^(?:psql|mysql|mariadb|mongosh|mongo|redis-cli|sqlite3|sqlcmd|cqlsh)\b"),
-        (
-            "auth",
-            r"^(?:ssh|gcloud\s+auth|aws\s+sso\s+login|az\s+login|docker\s+login|gh\s+auth\s+login|"
-            r"vault\s+login|npm\s+login|kubectl\s+config\s+use-context)\b",
-        ),
-    )
-)
-# Credentials on a command line that the general no-store rule does not know the shape of.
-COMMAND_SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "secret:inline_env",
-        re.compile(r"\b[A-Z_]*(?:PASSWORD|PASSWD|PWD|TOKEN|SECRET|API_KEY|APIKEY)=\S+", re.IGNORECASE),
-    ),
-    ("secret:password_flag", re.compile(r"--(?:password|passwd|token|secret|api-key)(?:=|\s+)\S+")),
-    ("secret:password_flag", re.compile(r"\b(?:mysql|mariadb|mysqldump|mysqladmin)\b.*\s-p\S+")),
-    ("secret:basic_auth", re.compile(r"\s(?:-u|--user)\s+\S+:\S+")),
-)
-
-
-_PREFIX = re.compile(r"^\s*(?:sudo\s+|env\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*")
-
-
-def _parts(command: str) -> list[str]:
-    """The simple commands of a compound one, without `sudo` or leading VAR=value assignments."""
-    return [_PREFIX.sub("", p).strip() for p in _PARTS.split(command) if _PREFIX.sub("", p).strip()]
+COMMAND_SECRETS = commands.SECRET_FLAGS
 
 
 def is_trivial_command(command: str) -> bool:
     """True when every part of a compound command only looks around (ls, cat, cd, git status, ...)."""
-    parts = _parts(command)
-    return bool(parts) and all(_TRIVIAL_PROGRAM.match(p) for p in parts)
+    return commands.is_trivial(command)
 
 
 def essential(command: str) -> str:
     """The parts of a command that do something: `cd app && make` is about `make`."""
-    return " && ".join(p for p in _parts(command) if not _TRIVIAL_PROGRAM.match(p))
+    return commands.essential(command)
 
 
 def command_kind(command: str) -> str | None:
-    parts = _parts(command)
-    return next((kind for kind, pattern in COMMAND_KINDS if any(pattern.search(p) for p in parts)), None)
+    return commands.command_kind(command)
 
 
 # -- what an instruction is ------------------------------------------------------------------------
@@ -283,7 +250,7 @@ def _nothing(event: Event) -> Candidate | None:
 
 def _subject(event: Event, command: str | None) -> tuple[str, str] | None:
     """(key source, words for the body): the target if known, else what the command does."""
-    target = _target(event)
+    target = _target(event) or commands.subject(command or "", event.type)
     if target is not None:
         return target, f" {target}"
     doing = essential(command or "")
@@ -317,6 +284,7 @@ def _connection(event: Event) -> Candidate | None:
     subject = _subject(event, command)
     if subject is None:
         return None
+    command = None if command is None else commands.ssh_login_form(command)
     how = f" with `{command}`" if command else (" (database)" if event.type == "db_connect" else "")
     body = (f"connect to{subject[1]}" if subject[1] else "connect") + how
     return Candidate("capability", f"connect:{slug(subject[0])}", body, _success_proof(event))
@@ -360,7 +328,9 @@ RULES: tuple[Rule, ...] = (
     Rule("instruction", lambda e: e.type == "instruction", _instruction),
     Rule("trivial_command", lambda e: is_trivial_command(e.command or ""), _nothing),
     Rule("failed", lambda e: e.exit_status is not None and e.exit_status != 0, _nothing),
-    Rule("unconfirmed", lambda e: e.exit_status is None, _nothing),  # only a known success is evidence
+    Rule("failed_output", lambda e: e.exit_status is None and failed_output(e.output), _nothing),
+    # only a known success is evidence: an exit status of 0, or output that says it passed
+    Rule("unconfirmed", lambda e: e.exit_status is None and not passed_output(e.output), _nothing),
     Rule("shipped", lambda e: e.type in ("deploy", "publish"), _shipped),
     Rule("procedure", lambda e: e.type in ("build", "test"), _procedure),
     Rule("connection", lambda e: e.type in ("auth", "db_connect"), _connection),
@@ -374,9 +344,9 @@ def secret_in(candidate: Candidate) -> str | None:
         found = nostore.scan(text)
         if found:
             return found[0].reason
-        for reason, pattern in COMMAND_SECRETS:
-            if pattern.search(text):
-                return reason
+        reason = commands.secret_reason(text)
+        if reason:
+            return reason
     return None
 
 
@@ -395,7 +365,7 @@ def classify(event: Event) -> Candidate | None:
 
 
 __all__ = [
-    "COMMAND_KINDS",
+    "COMMAND_SECRETS",
     "EVENT_TYPES",
     "IMPERATIVES",
     "RULES",
