@@ -81,9 +81,10 @@ class Config:
     stale_after_days: float = 90.0
     retired_after_days: float = 180.0
     # Disabling a kind stops only its automatic extraction: the host can still put() that kind.
-    extraction_kinds: frozenset[str] = frozenset(EXTRACTION_KINDS)
+    # (Tuples in a fixed order, so that a Config is plain JSON data; any list or set of names is taken.)
+    extraction_kinds: tuple[str, ...] = EXTRACTION_KINDS
     # Explicit policy: candidates of these kinds are approved as they are proposed. Empty by default.
-    auto_approve_kinds: frozenset[str] = frozenset()
+    auto_approve_kinds: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -94,7 +95,7 @@ class Config:
             elif spec.name == "no_store_families":
                 self._check_families(value)
             elif spec.name in _KIND_SETS:
-                _check_kinds(spec.name, value)
+                object.__setattr__(self, spec.name, _kinds(spec.name, value))
             elif isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
                 raise ConfigError(f"config {spec.name} must be a finite number, got {value!r}"[:200])
             elif value <= 0 and spec.name != "segment_similarity":
@@ -129,8 +130,6 @@ class Config:
         data = asdict(self)
         if self.no_store_families is not None:
             data["no_store_families"] = sorted(self.no_store_families)
-        for name in _KIND_SETS:
-            data[name] = sorted(data[name])
         return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
 
     def with_overrides(self, **changes: Any) -> Config:
@@ -140,10 +139,14 @@ class Config:
         return replace(self, **changes)
 
 
-def _check_kinds(name: str, value: object) -> None:
+def _kinds(name: str, value: object) -> tuple[str, ...]:
+    """Some of the kinds `name` allows, in their canonical order."""
     allowed = _KIND_SETS[name]
-    if not isinstance(value, frozenset) or not value <= set(allowed):
-        raise ConfigError(f"config {name} must be a frozenset of some of {', '.join(allowed)}")
+    if isinstance(value, str) or not isinstance(value, tuple | list | set | frozenset):
+        raise ConfigError(f"config {name} must be a list of some of {', '.join(allowed)}")
+    if not set(value) <= set(allowed):
+        raise ConfigError(f"config {name} must name only some of {', '.join(allowed)}")
+    return tuple(kind for kind in allowed if kind in value)
 
 
 # Upper bounds by unit, so that every derived time stays a datetime and every count a 64-bit integer.
@@ -185,9 +188,8 @@ def config_from_file(path: str | None) -> Config | None:
         raise ConfigError(f"cannot read the config file {path}: {exc}") from None
     if not isinstance(fields_, dict):
         raise ConfigError(f"{path} must hold a JSON object of memoryos.Config fields")
-    for name in ("no_store_families", *_KIND_SETS):
-        if isinstance(fields_.get(name), list):
-            fields_[name] = frozenset(fields_[name])
+    if isinstance(fields_.get("no_store_families"), list):
+        fields_["no_store_families"] = frozenset(fields_["no_store_families"])
     try:
         return from_environment().with_overrides(**fields_)
     except TypeError as exc:
