@@ -42,7 +42,8 @@ from memoryos.capture.session import Reflection, Sessions
 from memoryos.policies import nostore
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.capture import Event
-from memoryos.policies.distill import ExtractiveSummarizer, Summarizer
+from memoryos.extraction.typed import extractor_for
+from memoryos.policies.distill import Summarizer
 from memoryos.policies.lpm import DECAYING_KINDS, Reconcile, reconcile
 from memoryos.policies.notes import ExtractiveNotes, NoteWriter
 from memoryos.promotion import Promoter, content_hash
@@ -111,7 +112,7 @@ def open(
         Path(path),
         resolved,
         clock or system_clock,
-        summarizer or (models.extractor if models else ExtractiveSummarizer()),
+        summarizer or extractor_for(resolved, models),
         telemetry,
         notes=notes or (models.summarizer if models else None),
     )

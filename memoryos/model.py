@@ -32,6 +32,7 @@ class Record:
     source: str | None = None
     recorded_at: datetime | None = None
     reason: str | None = None  # why this version was written (a correction's reason), if given
+    reinforced: int = 0  # restatements this version absorbed (REINFORCE: count +1, no duplicate)
 
     @property
     def ref(self) -> str:

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from memoryos.extraction.write import write_typed
 from memoryos.failpoints import failpoint
 from memoryos.logs import get_logger
 from memoryos.policies import segments as segment_policy
@@ -420,6 +421,8 @@ class Promoter:
     def _write_record(
         self, tx: Transaction, run_id: str, item: Distilled, *, user: str, assistant: str, now: int
     ) -> tuple[Unit, tuple[str, ...]]:
+        if item.keyed:  # a typed item: ADD / UPDATE / REINFORCE against what the scope knows
+            return write_typed(tx, run_id, item, user=user, assistant=assistant, now=now)
         digest = content_hash(item.body)
         existing = tx.list_record(user, assistant, item.list_name, digest)
         if existing is not None:  # REINFORCE: the same knowledge again is not a duplicate

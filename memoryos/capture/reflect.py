@@ -57,7 +57,8 @@ _PURPOSE = re.compile(
 )
 _WORKED = re.compile(r"\b(?:worked|works|succeeded|passed|done|ok|fine|green)\b", re.IGNORECASE)
 _FACT = re.compile(
-    r"^(?:(?:btw|fyi|also|and|so|note)[,:]?\s+)?my\s+(?P<subject>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+    r"^(?:(?:btw|fyi|also|and|so|note|oh|update|reminder|correction|actually)[,:]?\s+|[\w ]{1,30}[,:]\s+)?"
+    r"my\s+(?P<subject>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
     r"(?:is|are|was changed to|has changed to)\s+(?P<value>.+)$",
     re.IGNORECASE,
 )
