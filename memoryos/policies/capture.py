@@ -214,13 +214,19 @@ IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "en",
             r"^(?:never|always|don['’]?t|do not|must not|mustn['’]t|avoid|make sure|remember to|"
-            r"you (?:must|should) (?:never|always|not))\b",
+            r"you (?:must|should) (?:never|always|not)|from now on|going forward|from here on|henceforth|"
+            r"from this point on|in (?:the )?future|by default|as a rule|"
+            r"prefer\s.+\sover\s|stop\s+(?:using|doing|adding|calling|writing|running|putting)|"
+            r"(?:in|for|across)\s+(?:this|the|our)\s+"
+            r"(?:repo|repository|project|codebase|team|company|org)\b.*\b(?:we|you|always|never)\b)\b",
         ),
         (
             "fr",
             r"^(?:jamais|toujours|évite[rz]?|interdiction de|"
-            r"n['’]\w+\s+(?:jamais|pas)|ne\s+\w+\s+(?:jamais|pas))\b",
+            r"n['’]\w+\s+(?:jamais|pas)|ne\s+(?:\w+\s+)?(?:jamais|pas)|désormais|à l['’]avenir)\b",
         ),
+        # a condition or a heading before the order: "Whenever you bump the version, ...", "Rule: ..."
+        ("en", r"^(?:whenever\b[^,]+,|(?:\w+\s+){0,1}rules?\b[^:]{0,40}:)"),
         ("de", r"^(?:niemals|nie|immer|keine?n?|nicht|vermeide)\b"),
         ("es", r"^(?:nunca|siempre|jamás|evita|no\s+(?:toques|uses|borres|hagas|modifiques|ejecutes))\b"),
         ("zh", r"^(?:永远不要|绝不|不要|别|总是|始终|务必)"),  # no \b: CJK words are not space-delimited
@@ -228,11 +234,26 @@ IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
+# Said with an imperative's words, but no standing order: a dismissal, a feeling, a habit, a question,
+# or an order meant only for now ("don't worry about the failing test for now").
+NOT_STANDING = re.compile(
+    r"^(?:never ?mind|don['’]?t worry|no worries|always (?:happy|glad|nice|good|fun|great|a pleasure)|"
+    r"never (?:remember|knew|know|thought|heard|seen|understood|mind))\b"
+    r"|\b(?:for now|just this once|this (?:one )?time|right now|for today|today only|for the moment)\b"
+    r"|\?\s*$",
+    re.IGNORECASE,
+)
+# Said anywhere in the sentence, these make an order a standing one: "use X from here on".
+STANDING = re.compile(r"\b(?:from now on|from here on|going forward|henceforth|every time|each time)\b", re.I)
+
+
 def imperative(text: str) -> str | None:
     """The standing instruction in `text` without a leading 'please', or None if it is not one."""
     instruction = _POLITE.sub("", _one_line(text))
-    if not instruction or len(instruction) > MAX_IN_BODY:
+    if not instruction or len(instruction) > MAX_IN_BODY or NOT_STANDING.search(instruction):
         return None
+    if STANDING.search(instruction):
+        return instruction
     for _, pattern in IMPERATIVES:
         lead = pattern.search(instruction)
         # "Never." alone says nothing: an instruction needs something after its imperative.

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 _SPLIT = re.compile(r"&&|\|\||[;|]")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "command", "exec", "doas", "nice", "caffeinate"})
-_RUNNERS = frozenset({"npx", "pnpx", "bunx", "poetry", "pipenv", "uv", "hatch", "pdm", "rye", "bundle"})
+_EXECUTORS = frozenset({"npx", "pnpx", "bunx"})  # always start the program named next
+_RUNNERS = frozenset({"poetry", "pipenv", "uv", "pdm", "rye", "bundle", "conda"})  # with `run`
+_EXTENSION = re.compile(r"\.(?:exe|cmd|bat|ps1|sh|py)$", re.IGNORECASE)
 
 # Programs that only look around: a command made only of these teaches nothing.
 READ_PROGRAMS = frozenset(
@@ -27,7 +29,7 @@ READ_PROGRAMS = frozenset(
     "exit open code vi vim nvim nano emacs ps top htop uptime free uname hostname jq yq sort uniq cut awk "
     "sed diff cmp locate tldr help alias source export set unset sleep watch lsof netstat ss ping dig "
     "nslookup host traceroute touch mkdir cp mv rm ln chmod chown tar unzip zip gzip gunzip xargs tee "
-    "realpath basename dirname column nl od xxd hexdump strings md5sum sha256sum shasum".split()
+    "realpath basename dirname column nl od xxd hexdump strings md5sum sha256sum shasum test [".split()
 )
 # Subcommands that only read, for programs that can also act.
 READ_SUBCOMMANDS: dict[str, frozenset[str]] = {
@@ -49,17 +51,35 @@ READ_SUBCOMMANDS: dict[str, frozenset[str]] = {
 }
 
 
+#: Flags that take the next word as their value, across the CLIs an agent runs: that word is not a
+#: subcommand or a target.
+VALUED_FLAGS = frozenset(
+    "-n --namespace --context --kubeconfig -C -H --host -f --file --profile --region -g "
+    "--resource-group --project --zone -a --app --cache-control --distribution-id -S -d -U "
+    "--username --user --subscription --cluster --name -t --tag --platform".split()
+)
+
+
 @dataclass(frozen=True)
 class Simple:
     """One simple command: its program (a path's last part) and its arguments, as shell words."""
 
     program: str
     args: tuple[str, ...]
+    script: bool = False  # a path or a file name (`./deploy.sh`, `.\\build.ps1`), not a command
 
     @property
     def words(self) -> tuple[str, ...]:
-        """The arguments that are not flags."""
-        return tuple(a for a in self.args if not a.startswith("-"))
+        """The arguments that are neither flags nor the values of the flags that take one
+        (`kubectl -n payments rollout restart` is about `rollout restart`)."""
+        out: list[str] = []
+        args = iter(self.args)
+        for arg in args:
+            if arg in VALUED_FLAGS:
+                next(args, None)
+            elif not arg.startswith("-"):
+                out.append(arg)
+        return tuple(out)
 
     def sub(self, index: int = 0) -> str:
         words = self.words
@@ -103,28 +123,90 @@ def _login_host(part: Simple) -> str | None:
     return None
 
 
+_WRAPPER_VALUED = frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-n"})
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "pwsh", "powershell"})
+
+
 def _strip(words: list[str]) -> list[str]:
-    """Without sudo, env, VAR=value and the runners that only start the real program."""
+    """Without sudo (and its options), env, VAR=value and the runners that only start the real
+    program: `sudo -u deploy ./release.sh` runs release.sh."""
+    wrapped = False
     while words and (words[0] in _WRAPPERS or _ASSIGNMENT.match(words[0]) or words[0].startswith("-")):
+        if wrapped and words[0] in _WRAPPER_VALUED and len(words) > 1:
+            words = words[1:]
+        wrapped = wrapped or words[0] in _WRAPPERS
         words = words[1:]
-    if len(words) > 1 and words[0] in _RUNNERS:
-        rest = words[2:] if words[1] in ("run", "exec", "x") else words[1:]
-        return rest if rest else words
+    if len(words) > 1 and words[0] in _EXECUTORS:
+        return words[1:]
+    if len(words) > 2 and words[0] in _RUNNERS and words[1] in ("run", "exec", "x"):
+        return words[2:]
+    if len(words) > 2 and words[0].startswith("python") and words[1] == "-m" and words[2] not in _PY_TOOLS:
+        return words[2:]  # `python -m twine upload` is twine's
     return words
 
 
+_PY_TOOLS = frozenset({"pytest", "unittest", "build", "tox", "nox"})  # judged as `python -m X` below
+
+
+def program_of(word: str) -> tuple[str, bool]:
+    """The program's name and whether it is a script: `./scripts/deploy.sh` is (deploy, True),
+    `.\\build.ps1` (build, True), `npm.cmd` (npm, False)."""
+    name = re.split(r"[/\\]", word)[-1]
+    script = name != word or bool(re.search(r"\.(?:sh|ps1|py|bat)$", name, re.IGNORECASE))
+    return _EXTENSION.sub("", name).lower(), script
+
+
+def split_simple(command: str) -> list[str]:
+    """The simple commands of a line, split at `&&`, `||`, `;` and `|` outside quotes."""
+    pieces, start, quote, index = [], 0, "", 0
+    while index < len(command):
+        char = command[index]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif (match := _SPLIT.match(command, index)) is not None:
+            pieces.append(command[start:index])
+            start = index = match.end()
+            continue
+        index += 1
+    pieces.append(command[start:])
+    return [p for p in pieces if p.strip()]
+
+
 def parts(command: str) -> list[Simple]:
-    found = []
-    for part in _SPLIT.split(command):
+    found: list[Simple] = []
+    for part in split_simple(command):
         words = _strip(_words(part.strip()))
+        if len(words) > 2 and program_of(words[0])[0] in _SHELLS and words[-2] in ("-c", "-lc", "-ic", "-Command"):
+            found.extend(parts(words[-1]))  # `bash -lc '...'`: what the shell runs
+            continue
         if words:
-            program = words[0].rsplit("/", 1)[-1].lower()
-            found.append(Simple(program, tuple(words[1:])))
+            program, script = program_of(words[0])
+            found.append(Simple(program, tuple(words[1:]), script))
     return found
 
 
+#: Two-word subcommands that only read, for CLIs whose first word alone does not say so.
+READ_PAIRS = frozenset(
+    {
+        ("aws", "sts get-caller-identity"),
+        ("aws", "s3 ls"),
+        ("gh", "auth status"),
+        ("kubectl", "config get-contexts"),
+        ("kubectl", "config current-context"),
+        ("kubectl", "config view"),
+        ("gcloud", "config list"),
+        ("gcloud", "auth list"),
+        ("az", "account show"),
+        ("docker", "compose ps"),
+        ("docker", "compose logs"),
+    }
+)
+
+
 def is_read(part: Simple) -> bool:
-    if part.program in READ_PROGRAMS:
+    if part.program in READ_PROGRAMS or (part.program, " ".join(part.words[:2]).lower()) in READ_PAIRS:
         return True
     reads = READ_SUBCOMMANDS.get(part.program)
     return reads is not None and (part.sub() in reads or not part.words)
@@ -137,82 +219,106 @@ _TEST_PROGRAMS = frozenset(
     "nosetests trial playwright cypress pest".split()
 )
 _TEST_TOOLS = frozenset(
-    "cargo go dotnet mix swift flutter dart zig mvn gradle gradlew sbt lein stack cabal bazel "
-    "deno bun elixir npm yarn pnpm".split()
+    "cargo go dotnet mix swift flutter dart zig mvn sbt lein stack cabal bazel deno bun elixir npm yarn "
+    "pnpm".split()
 )
 _BUILD_TOOLS = frozenset(
-    "cargo go dotnet docker podman bazel gradle gradlew swift zig stack cabal npm yarn pnpm bun "
-    "buildah nix hugo mkdocs jekyll vite next nuxt astro sbt".split()
+    "cargo go dotnet docker podman bazel swift zig stack cabal buildah nix hugo mkdocs jekyll vite next "
+    "nuxt astro flutter dart poetry uv hatch pdm flit".split()
 )
-_BUILD_PROGRAMS = frozenset("tsc webpack rollup esbuild ninja sphinx-build meson".split())
+_BUILD_PROGRAMS = frozenset(
+    "tsc webpack rollup esbuild ninja sphinx-build meson msbuild xcodebuild gcc g++ cc clang clang++ "
+    "javac rustc hugo".split()
+)
 _DB_PROGRAMS = frozenset(
     "psql pgcli mysql mariadb mycli mongosh mongo redis-cli sqlite3 litecli sqlcmd cqlsh "
     "clickhouse-client snowsql usql duckdb".split()
 )
 _LOGINS = frozenset(
     "docker podman gh vault npm heroku firebase flyctl fly wrangler vercel netlify oc az "
-    "doctl railway op".split()
+    "doctl railway op helm".split()
 )
-_DEPLOY_SUBCOMMAND = frozenset(
+_PLATFORMS = frozenset(
     "fly flyctl firebase netlify serverless sls cdk sam eb wrangler kamal cap mina dokku skaffold "
-    "gcloud vercel railway".split()
+    "gcloud vercel railway heroku".split()
 )
 _DEPLOY_REMOTES = frozenset({"heroku", "production", "prod", "live", "dokku", "deploy", "staging"})
-_MAKE_TARGETS = {
-    "test": "test",
-    "tests": "test",
-    "check": "test",
-    "deploy": "deploy",
-    "release": "publish",
-    "publish": "publish",
-}
-_SCRIPT = re.compile(r"^(?:deploy|release|publish)[\w.-]*(?:\.sh|\.py|\.ps1)?$")
+#: Programs whose first word names a task (a make target, an npm script, a gradle task, ...).
+_TASK_RUNNERS = frozenset(
+    "make just task invoke rake mage fab ant gradle gradlew npm yarn pnpm bun hatch".split()
+)
+_RUNNER_SUBCOMMANDS = frozenset({"run", "run-script"})
+_TASK_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("test", re.compile(r"^(?:tests?|check|unit|e2e|integration|spec|specs|cov|coverage)$")),
+    ("deploy", re.compile(r"^(?:deploy\w*|ship|rollout)$")),
+    ("publish", re.compile(r"^(?:publish\w*|release\w*|upload)$")),
+    ("build", re.compile(r"^(?:build\w*|compile\w*|assemble\w*|dist|bundle|package|install|all)$")),
+)
 
 
-def _runner_script(part: Simple) -> str:
-    """The script `npm run deploy`, `yarn build` or `make test` runs, lower-case ('' if none)."""
+_PACKAGE_COMMANDS = frozenset(
+    "install i ci add remove rm update up upgrade publish pack link unlink init exec dlx create audit "
+    "outdated why list ls config store info view login logout whoami x".split()
+)
+
+
+def task_kind(name: str) -> str | None:
+    """The kind of action a task or script is named for: `run-tests`, `test:cov`, `deploy-prod`,
+    `assembleRelease` (the first word of a camel-case name counts), `publishToSonatype`."""
+    words = re.split(r"[-_:.=/\s]+|(?<=[a-z])(?=[A-Z])", name)
+    lowered = [w.lower() for w in words if w]
+    for word in lowered[:2]:
+        for kind, pattern in _TASK_WORDS:
+            if pattern.match(word):
+                return kind
+    return None
+
+
+def _task(part: Simple) -> str | None:
+    """The task a task runner runs (`make deploy`, `npm run build`, `./gradlew assembleRelease`),
+    or a script's own name (`./run-tests.ps1`); None for anything else."""
+    if part.program not in _TASK_RUNNERS:
+        return task_kind(part.program) if part.script else None
     words = part.words
-    if part.program in ("npm", "yarn", "pnpm", "bun") and words:
-        return words[1].lower() if words[0] == "run" and len(words) > 1 else words[0].lower()
-    if part.program in ("make", "just", "task", "invoke", "rake", "mage"):
-        return words[0].lower() if words else "build"
-    return ""
+    if part.program in ("npm", "yarn", "pnpm", "bun", "hatch") and words[:1] and words[0] in _RUNNER_SUBCOMMANDS:
+        words = words[1:]
+    elif part.program == "npm" and words[:1] != ("test",):
+        return None  # npm's own subcommands (install, ci, publish, ...) are not tasks
+    elif part.program in ("yarn", "pnpm", "bun") and words[:1] and words[0] in _PACKAGE_COMMANDS:
+        return None  # the package manager's own subcommand, not a script of the project
+    if not words:
+        return "build" if part.program == "make" else None
+    return task_kind(words[0])
 
 
 def _is_test(part: Simple) -> bool:
     program, sub = part.program, part.sub()
-    if program in _TEST_PROGRAMS:
+    if program in _TEST_PROGRAMS or _task(part) == "test":
         return True
-    if program in ("python", "python3") and part.args[:1] == ("-m",) and len(part.args) > 1:
+    if program.startswith("python") and part.args[:1] == ("-m",) and len(part.args) > 1:
         return part.args[1] in ("pytest", "unittest", "tox", "nox")
-    if program in ("php", "rails", "bin/rails") and sub in ("test", "artisan"):
+    if program in ("php", "rails") and sub in ("test", "artisan"):
         return sub == "test" or part.sub(1) == "test"
-    script = _runner_script(part)
-    if script:
-        return _MAKE_TARGETS.get(script) == "test" or script.startswith("test")
+    if program in ("yarn", "pnpm", "bun") and sub in _TEST_PROGRAMS:
+        return True
     return program in _TEST_TOOLS and sub == "test"
 
 
 def _is_publish(part: Simple) -> bool:
-    program, sub = part.program, part.sub()
-    if program == "twine" and sub == "upload":
+    program, sub, words = part.program, part.sub(), part.words
+    if _task(part) == "publish" and program not in _PLATFORMS:
         return True
-    if program in ("docker", "podman", "helm") and sub == "push":
-        return True
-    if program in ("gem", "nuget") and sub == "push":
-        return True
-    if program == "dotnet" and sub == "nuget" and part.sub(1) == "push":
-        return True
-    if program == "gh" and sub == "release" and part.sub(1) == "create":
-        return True
-    if program == "mvn" and "deploy" in part.words:
-        return True
-    if program == "goreleaser":
-        return True
-    script = _runner_script(part)
-    if script:
-        return _MAKE_TARGETS.get(script) == "publish"
-    return sub == "publish" and program not in _DEPLOY_SUBCOMMAND
+    checks = (
+        program == "twine" and sub == "upload",
+        program in ("docker", "podman", "helm", "gem", "nuget") and sub == "push",
+        program in ("docker", "podman") and "--push" in part.args,  # buildx build --push
+        program == "dotnet" and words[:2] == ("nuget", "push"),
+        program == "gh" and words[:2] == ("release", "create"),
+        program == "mvn" and "deploy" in words,
+        program == "goreleaser",
+        sub == "publish" and program not in _PLATFORMS,
+    )
+    return any(checks)
 
 
 def _remote_destination(part: Simple) -> str | None:
@@ -224,63 +330,87 @@ def _remote_destination(part: Simple) -> str | None:
     return last if re.match(r"^(?:[\w.-]+@)?[\w.-]+:", last) and "://" not in last else None
 
 
-def _uploads_to(part: Simple, scheme: str) -> bool:
-    words = part.words
-    return len(words) >= 3 and words[0] in ("cp", "sync", "mv", "rsync") and words[-1].startswith(scheme)
+def _uploads_to(words: Sequence[str], scheme: str) -> bool:
+    """`cp|sync|mv SRC... DEST`: an upload when DEST is in the bucket scheme and the source is not."""
+    if len(words) < 3 or words[0] not in ("cp", "sync", "mv", "rsync"):
+        return False
+    paths = words[1:]
+    return paths[-1].startswith(scheme) and not paths[0].startswith(scheme)
 
 
 def _is_deploy(part: Simple) -> bool:
-    program, sub = part.program, part.sub()
-    if _SCRIPT.match(program) and program != "release":
-        return program.startswith("deploy")
-    if program in _DEPLOY_SUBCOMMAND and "deploy" in part.words[:3]:
+    program, sub, words = part.program, part.sub(), part.words
+    if _task(part) == "deploy" or (program in _PLATFORMS and _platform_deploy(words)):
         return True
     checks: tuple[Callable[[], bool], ...] = (
-        lambda: program == "kubectl" and sub in ("apply", "rollout", "set", "replace", "create", "scale")
+        lambda: program == "kubectl"
+        and sub in ("apply", "rollout", "set", "replace", "create", "scale")
         and not (sub == "rollout" and part.sub(1) in ("status", "history")),
         lambda: program == "helm" and sub in ("install", "upgrade", "rollback"),
         lambda: program in ("terraform", "tofu") and sub in ("apply", "destroy"),
         lambda: program == "pulumi" and sub in ("up", "update"),
-        lambda: program in ("ansible-playbook", "argocd", "kamal", "dokku", "mina", "cap"),
-        lambda: program == "aws" and sub == "s3" and _uploads_to(Simple("s3", part.words[1:]), "s3://"),
-        lambda: program == "aws" and sub in ("ecs", "lambda", "cloudformation", "elasticbeanstalk")
-        and part.sub(1).startswith(("update", "deploy", "create-deployment", "publish")),
-        lambda: program == "gsutil" and _uploads_to(part, "gs://"),
-        lambda: program == "gcloud" and sub == "storage" and _uploads_to(Simple("gs", part.words[1:]), "gs://"),
-        lambda: program == "az" and sub in ("webapp", "functionapp") and "deploy" in part.words,
+        lambda: program in ("ansible-playbook", "argocd", "kamal", "dokku", "mina", "cap", "capistrano"),
+        lambda: program == "aws" and sub == "s3" and _uploads_to(words[1:], "s3://"),
+        lambda: program == "aws" and sub == "cloudfront" and part.sub(1) == "create-invalidation",
+        lambda: program == "aws"
+        and sub in ("ecs", "lambda", "cloudformation", "elasticbeanstalk", "deploy", "amplify")
+        and part.sub(1).startswith(("update", "deploy", "create-deployment", "publish", "start-deployment")),
+        lambda: program == "gsutil" and _uploads_to(words, "gs://"),
+        lambda: program == "gcloud" and sub == "storage" and _uploads_to(words[1:], "gs://"),
+        lambda: program == "az" and any(w.startswith("deploy") for w in words[:4]),
         lambda: program in ("rsync", "scp") and _remote_destination(part) is not None,
         lambda: program == "git" and sub == "push" and part.sub(1) in _DEPLOY_REMOTES,
-        lambda: program == "docker" and sub == "stack" and part.sub(1) == "deploy",
-        lambda: program == "vercel" and "--prod" in part.args,
-        lambda: program in ("railway",) and sub == "up",
-        lambda: _runner_script(part).startswith("deploy"),
+        lambda: program == "docker" and words[:2] == ("stack", "deploy"),
+        lambda: program in ("docker", "podman") and _remote_compose_up(part),
+        lambda: _vercel_prod(part),
     )
     return any(check() for check in checks)
 
 
+def _platform_deploy(words: Sequence[str]) -> bool:
+    """`fly deploy`, `gcloud run deploy`, `wrangler publish`, `heroku container:release`,
+    `vercel --prod`, `railway up`: a hosting platform's deploy subcommand, or vercel's prod flag."""
+    return any(w.startswith(("deploy", "publish")) or w.endswith(":release") for w in words[:3]) or (
+        words[:1] == ("up",)
+    )
+
+
+def _vercel_prod(part: Simple) -> bool:
+    return part.program == "vercel" and "--prod" in part.args
+
+
+def _remote_compose_up(part: Simple) -> bool:
+    """`docker compose -H ssh://host up`: containers started on another machine (a deploy), not a
+    local dev stack."""
+    remote = any(a in ("-H", "--host", "--context") for a in part.args)
+    return remote and "up" in part.words and "compose" in part.words
+
+
 def _is_build(part: Simple) -> bool:
     program, sub = part.program, part.sub()
-    if program in _BUILD_PROGRAMS:
+    if program in _BUILD_PROGRAMS or _task(part) == "build":
         return True
-    if program in ("python", "python3") and part.args[:2] == ("-m", "build"):
+    if program.startswith("python") and part.args[:2] == ("-m", "build"):
         return True
     if program == "cmake" and "--build" in part.args:
         return True
-    if program == "mvn" and any(w in ("package", "install", "compile", "verify") for w in part.words):
+    if program in ("mvn", "sbt") and any(w in ("package", "install", "compile", "verify") for w in part.words):
         return True
-    if program in ("docker", "podman") and sub == "compose" and part.sub(1) == "build":
+    if program in ("docker", "podman") and part.words[:2] == ("compose", "build"):
         return True
-    script = _runner_script(part)
-    if script:
-        return script in ("build", "compile", "dist", "all", "bundle") or script.startswith("build")
+    if program in ("docker", "podman") and part.words[:2] == ("buildx", "build"):
+        return True
     return program in _BUILD_TOOLS and sub == "build"
 
 
 def _is_db(part: Simple) -> bool:
     if part.program in _DB_PROGRAMS:
         return True
+    words = part.words
+    if part.program in ("gcloud", "az") and "connect" in words[:4]:
+        return any(w in ("sql", "postgres", "mysql", "redis") for w in words[:2])
     return part.program in ("docker", "kubectl", "podman") and part.sub() == "exec" and any(
-        w in _DB_PROGRAMS for w in part.words
+        w in _DB_PROGRAMS for w in words
     )
 
 
@@ -288,15 +418,17 @@ def _is_auth(part: Simple) -> bool:
     program, sub, words = part.program, part.sub(), part.words
     if program in ("ssh", "mosh", "sftp", "kinit"):
         return bool(words) or program == "kinit"
-    if program in _LOGINS and (sub in ("login", "signin", "auth:login") or words[:2] == ("auth", "login")):
+    if program == "gcloud" and words[:2] == ("compute", "ssh"):
         return True
-    if program == "gcloud" and sub == "auth" and part.sub(1) in ("login", "activate-service-account"):
+    if program in _LOGINS and any(w in ("login", "signin", "auth:login") for w in words[:2]):
         return True
-    if program == "gcloud" and sub == "container" and "get-credentials" in words:
+    if program in _LOGINS and words[:2] == ("auth", "login"):
+        return True
+    if program == "gcloud" and sub == "auth" and part.sub(1) not in ("list", "revoke", "print-access-token"):
+        return True
+    if program in ("gcloud", "az") and any(w == "get-credentials" for w in words[:4]):
         return True
     if program == "aws" and (words[:2] == ("sso", "login") or words[:2] == ("eks", "update-kubeconfig")):
-        return True
-    if program == "aws" and words[:2] == ("sts", "get-caller-identity"):
         return True
     return program == "kubectl" and words[:2] == ("config", "use-context")
 
@@ -376,14 +508,20 @@ def subject(command: str, kind: str) -> str | None:
     return None
 
 
-_SSH = re.compile(r"(?:^|[\s;&|/])ssh\s")
 _LOGIN_AT = re.compile(r"(?<![\w/:.@-])([\w.+-]+)@([A-Za-z0-9][\w.-]*[A-Za-z0-9])(?=\s|$)")
+#: How each ssh-family program takes a login name apart from the host, equivalently.
+_LOGIN_FORMS = {"ssh": "-l {user} {host}", "sftp": "-o User={user} {host}", "mosh": "--ssh='ssh -l {user}' {host}"}
 
 
 def ssh_login_form(command: str) -> str:
-    """`ssh ops@bastion` written `ssh -l ops bastion` (the same login): a login name at a host is
-    not an e-mail address, but it has the shape of one, and the no-store rule refuses those."""
-    return _LOGIN_AT.sub(r"-l \1 \2", command) if _SSH.search(" " + command) else command
+    """`ssh ops@bastion` written `ssh -l ops bastion` (the same login; `-o User=` for sftp,
+    `--ssh='ssh -l ..'` for mosh): a login name at a host is not an e-mail address, but it has the
+    shape of one, and the no-store rule refuses those."""
+    forms = {_LOGIN_FORMS.get(p.program) for p in parts(command)} - {None}
+    if len(forms) != 1:
+        return command  # no ssh-family program, or several that spell a login differently
+    form = str(forms.pop())
+    return _LOGIN_AT.sub(lambda m: form.format(user=m[1], host=m[2]), command)
 
 
 # -- credentials on a command line ----------------------------------------------------------------
@@ -405,10 +543,12 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
-    ("secret:password_flag", re.compile(r"\b(?:mysql|mariadb|mysqldump|mysqladmin)\b.*\s-p\S+")),
+    # -p glued to its value is a password for MySQL's tools (a lone -p makes them prompt)
+    ("secret:password_flag", re.compile(r"\b(?:mysql|mariadb|mysqldump|mysqladmin)\b.*\s-p(?=[^\s`])\S+")),
+    ("secret:password_flag", re.compile(r"\b(?:sqlcmd|bcp|osql)\b.*\s-P\s*(?=[^\s`])\S+")),
     ("secret:password_flag", re.compile(r"\b(?:redis-cli\b.*\s-a|sshpass\s+-p|htpasswd\s+-b\S*)\s+\S+")),
     ("secret:password_flag", re.compile(r"\b(?:docker|podman|az|oc)\s+login\b.*\s-p\s*\S+")),
-    ("secret:basic_auth", re.compile(r"\s(?:-u|--user)\s+\S+:\S+")),
+    ("secret:basic_auth", re.compile(r"\s(?:-u|--user)\s+[^\s:/]+:(?!//)[^\s`]+")),
     ("secret:auth_header", re.compile(r"\bauthorization\s*:\s*\S+", re.IGNORECASE)),
     ("secret:auth_header", re.compile(r"\b(?:x-api-key|api-key|private-token)\s*:\s*\S+", re.IGNORECASE)),
     ("secret:literal", re.compile(r"--from-literal=\S*(?:pass|token|secret|key)\S*=\S+", re.IGNORECASE)),
