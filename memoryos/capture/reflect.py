@@ -73,10 +73,15 @@ def _clean(sentence: str) -> str:
     return " ".join(sentence.split()).strip()
 
 
+_PLACE = frozenset("to with using via on from into in at for through by".split())
+
+
 def _object(what: str) -> str:
-    """What a capability acts on: its first few words, without trailing 'now' or 'too'."""
+    """What a capability acts on: its words up to where and how ('blyck' of 'blyck to S3 with
+    make'), at most six, without 'now' or 'too'."""
     words = re.sub(r"\b(?:now|too|again|as well)\b", " ", what, flags=re.IGNORECASE).split()
-    return " ".join(words[:6])
+    cut = next((i for i, w in enumerate(words) if i and w.lower() in _PLACE), len(words))
+    return " ".join(words[:cut][:6])
 
 
 def capability(sentence: str) -> Candidate | None:

@@ -9,14 +9,17 @@ Matching is deterministic, and these are its rules, in order:
    whose content words overlap most with its own, if that overlap (Jaccard, over lower-cased words
    without stopwords) is at least `SIMILAR` (0.6).
 
-A matched item **REINFORCEs** the record when their content words are the same set (a restatement:
-"my home airport is OAK" after "My home airport is now OAK"), and **UPDATEs** it otherwise (a
-change: a new version of the record, the old one superseded and kept in history). An item that
+A matched item **REINFORCEs** the record when what they say is the same set of content words (a
+restatement), and **UPDATEs** it otherwise (a change: a new version of the record, the old one
+superseded and kept in history). Under a subject key, what they say is the words after the
+subject ("Reminder: my home airport is OAK" restates "My home airport is now OAK": both say
+{oak}); otherwise it is all their content words. An item that
 matches nothing is an **ADD**, under its subject key, or a key made from its first words.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -63,6 +66,18 @@ def similarity(a: str, b: str) -> float:
     return len(left & right) / len(left | right)
 
 
+def value_words(body: str, key: str | None) -> frozenset[str]:
+    """What a statement says about its subject: its content words after the subject's last word
+    ("my home airport is now OAK" under `fact:home-airport`: {oak}); all of them when the body does
+    not name the subject."""
+    subject = [w for w in re.split(r"[-:]", key.split(":", 1)[-1]) if w] if key else []
+    words = tokens(body)
+    last = max((i for i, w in enumerate(words) if subject and w == subject[-1]), default=-1)
+    if last < 0:
+        return content_words(body)
+    return frozenset(w for w in words[last + 1 :] if w not in STOPWORDS and w not in FILLER and len(w) > 1)
+
+
 def new_key(kind: str, body: str) -> str:
     return f"{KEY_PREFIX.get(kind, kind)}:{slug(body, 40)}"
 
@@ -83,6 +98,7 @@ def decide(kind: str, subject: str | None, body: str, known: Sequence[Known]) ->
     if match is None:
         return Outcome("add", subject or new_key(kind, body))
     key = match.key or subject or new_key(kind, body)
-    if content_words(body) == content_words(match.body):
+    said = (value_words(body, key), value_words(match.body, key)) if rule == "subject" else None
+    if said is not None and said[0] == said[1] or said is None and content_words(body) == content_words(match.body):
         return Outcome("reinforce", key, match, rule)
     return Outcome("update", key, match, rule)

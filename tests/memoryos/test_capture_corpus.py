@@ -50,7 +50,7 @@ def test_candidate_creation_keeps_its_precision_and_recall(
         return value is not None if kind is None else value == kind
 
     got = [(_expected(line), None if c is None else c.kind) for line, c in outcomes]
-    tp = sum(hit(e) and hit(g) and (kind is not None or True) for e, g in got)
+    tp = sum(hit(e) and hit(g) for e, g in got)
     fp = sum(hit(g) and not hit(e) for e, g in got)
     fn = sum(hit(e) and not hit(g) for e, g in got)
     assert tp / (tp + fp) >= 0.95, (tp, fp)
