@@ -33,10 +33,64 @@ def list_for(role: str, kind: str) -> str:
     return "assistant_knowledge" if role == "assistant" else "user_knowledge"
 
 
+_NAME = r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}"
+#: Profile facts said without "my X is": each subject's phrasings and where its value is.
+PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (subject, re.compile(pattern))
+    for subject, pattern in (
+        (
+            "employer",
+            r"\b(?i:i work (?:at|for)|i(?:'m| am) (?:now )?(?:a|an) [\w -]{1,40}? (?:at|for)|"
+            r"i (?:just )?(?:joined|started at)|(?:still |now )?working (?:at|for)|"
+            r"accepted (?:an|the) (?:job )?offer from)\s+(?P<v>" + _NAME + ")",
+        ),
+        (
+            "home",
+            r"\b(?i:i live in|i(?:'m| am) (?:now )?(?:based|living) in|based in|i (?:just )?moved to|"
+            r"i relocated to|we relocated to)\s+(?P<v>" + _NAME + ")",
+        ),
+        ("home-airport", r"\b(?i:fly (?:out of|from)|home airport is(?: now)?)\s+(?P<v>" + _NAME + ")"),
+        (
+            "diet",
+            r"\b(?i:i(?:'m| am|'ve gone| have gone| went) (?:now |fully |strictly |still )?(?:a )?)"
+            r"(?P<v>(?i:vegetarian|vegan|pescatarian|gluten-free|lactose-intolerant|halal|kosher))\b",
+        ),
+        ("first-language", r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) (?i:language|tongue)"),
+    )
+)
+
+
+# "SFO is my home airport now": the value first, then the subject.
+_IS_MY = re.compile(
+    r"\b(?P<v>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}) (?:is|are) (?i:still |now |actually |really )?"
+    r"my (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?)(?=\s+(?:now|too|again|anyway)\b|[.,;!?]|$)"
+)
+
+
+def profile_fact(sentence: str) -> tuple[str, str] | None:
+    """(`fact:<subject>`, value) of a profile fact said in one of PROFILE_SUBJECTS' phrasings."""
+    for subject, pattern in PROFILE_SUBJECTS:
+        found = pattern.search(sentence)
+        if found is not None:
+            return f"fact:{subject}", found.group("v")
+    reverse = _IS_MY.search(sentence)
+    return None if reverse is None else (f"fact:{slug(reverse.group('s'))}", reverse.group("v"))
+
+
 def semantic_subject(sentence: str) -> str | None:
     """`fact:<subject>` of a first-person statement of a lasting fact, else None."""
     found = reflect.fact(sentence)
-    return None if found is None else found.key
+    if found is not None:
+        return found.key
+    profile = profile_fact(sentence)
+    return None if profile is None else profile[0]
+
+
+def semantic_value(body: str) -> frozenset[str] | None:
+    """The words of what a profile fact says its subject is ("Acme Robotics"), if it says it in
+    one of the known phrasings: reconciliation compares those, not the framing around them."""
+    profile = profile_fact(body)
+    return None if profile is None else frozenset(profile[1].lower().split())
 
 
 def is_fact(sentence: str) -> bool:

@@ -20,7 +20,7 @@ matches nothing is an **ADD**, under its subject key, or a key made from its fir
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -82,7 +82,17 @@ def new_key(kind: str, body: str) -> str:
     return f"{KEY_PREFIX.get(kind, kind)}:{slug(body, 40)}"
 
 
-def decide(kind: str, subject: str | None, body: str, known: Sequence[Known]) -> Outcome:
+ValueOf = Callable[[str], frozenset[str] | None]
+
+
+def _said(body: str, key: str, value_of: ValueOf | None) -> frozenset[str]:
+    value = None if value_of is None else value_of(body)
+    return value if value is not None else value_words(body, key)
+
+
+def decide(
+    kind: str, subject: str | None, body: str, known: Sequence[Known], value_of: ValueOf | None = None
+) -> Outcome:
     """ADD, UPDATE or REINFORCE for one extracted item, by the rules in the module docstring."""
     same_kind = [k for k in known if k.kind == kind]
     match, rule = None, "new"
@@ -98,7 +108,8 @@ def decide(kind: str, subject: str | None, body: str, known: Sequence[Known]) ->
     if match is None:
         return Outcome("add", subject or new_key(kind, body))
     key = match.key or subject or new_key(kind, body)
-    said = (value_words(body, key), value_words(match.body, key)) if rule == "subject" else None
+    # `value_of` (the extractor's own reading of a value, e.g. "Acme Robotics") is preferred
+    said = (_said(body, key, value_of), _said(match.body, key, value_of)) if rule == "subject" else None
     if said is not None and said[0] == said[1] or said is None and content_words(body) == content_words(match.body):
         return Outcome("reinforce", key, match, rule)
     return Outcome("update", key, match, rule)

@@ -14,6 +14,7 @@ import hashlib
 from dataclasses import replace
 
 from memoryos.extraction import reconcile
+from memoryos.extraction.handlers import semantic_value
 from memoryos.logs import get_logger
 from memoryos.policies.distill import LISTS, Distilled
 from memoryos.store.base import Transaction
@@ -47,7 +48,7 @@ def write_typed(
     kind = item.kind or "semantic"
     known = _known(tx, user, assistant, item.subject)
     views = [reconcile.Known(u.ref, u.key, u.kind or "", u.body) for u in known.values()]
-    outcome = reconcile.decide(kind, item.subject, item.body, views)
+    outcome = reconcile.decide(kind, item.subject, item.body, views, value_of=semantic_value)
     log.info("reconciled", action=outcome.action, rule=outcome.rule)
     if outcome.match is None:
         return _add(tx, run_id, item, kind, outcome.key, user=user, assistant=assistant, now=now)
