@@ -61,7 +61,7 @@ def load_log(path: Path = CORPORA / "activity_log.jsonl") -> list[dict[str, Any]
 
 def classify_all(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each line's outcome through the public API: the candidate's kind (or None) and any secret."""
-    out = []
+    out: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder, memoryos.open(Path(folder) / "c.db") as mem:
         for index, line in enumerate(lines):
             scope = memoryos.Scope(user="bench", assistant="capture", session=f"s{index}")
@@ -150,9 +150,11 @@ def drive_conversation(script: dict[str, Any], folder: Path) -> dict[str, list[m
                 mem.remember(scope, turn["text"], role=turn["role"])
             mem.end_session(scope)
             mem.maintain()
-        keys = mem.store._live().execute(
-            "SELECT DISTINCT key FROM units WHERE tier = 'lpm' AND key IS NOT NULL"
-        ).fetchall()
+        keys = (
+            mem.store._live()
+            .execute("SELECT DISTINCT key FROM units WHERE tier = 'lpm' AND key IS NOT NULL")
+            .fetchall()
+        )
         everything = memoryos.Scope(user="dana", assistant="helper")
         return {key: mem.history(everything, key) for (key,) in keys}
 
@@ -160,7 +162,7 @@ def drive_conversation(script: dict[str, Any], folder: Path) -> dict[str, list[m
 def reconcile_score(script: dict[str, Any], histories: dict[str, list[memoryos.Record]]) -> dict[str, Any]:
     """Per expected fact: the key whose versions hold its values, and what the store did."""
     found = {"facts": 0, "final_right": 0, "updates": 0, "reinforces": 0, "adds": 0, "duplicates": 0}
-    expected_counts = Counter()
+    expected_counts: Counter[str] = Counter()
     for fact in script["expected"]:
         events = fact["events"]
         expected_counts.update(e["action"] for e in events)
@@ -171,9 +173,7 @@ def reconcile_score(script: dict[str, Any], histories: dict[str, list[memoryos.R
             for key, versions in histories.items()
             if any(v in r.body.lower() for r in versions for v in values)
         }
-        active = [
-            (key, r) for key, versions in holding.items() for r in versions if r.status == "active"
-        ]
+        active = [(key, r) for key, versions in holding.items() for r in versions if r.status == "active"]
         final = fact["final"].lower()
         right = [key for key, r in active if final in r.body.lower()]
         found["final_right"] += bool(right)
@@ -182,9 +182,11 @@ def reconcile_score(script: dict[str, Any], histories: dict[str, list[memoryos.R
         found["adds"] += bool(best)
         found["updates"] += min(len(best) - 1, sum(e["action"] == "UPDATE" for e in events)) if best else 0
         reinforced = max((r.reinforced for r in best), default=0)
-        found["reinforces"] += min(
-            sum(r.reinforced for r in best), sum(e["action"] == "REINFORCE" for e in events)
-        ) if reinforced else 0
+        found["reinforces"] += (
+            min(sum(r.reinforced for r in best), sum(e["action"] == "REINFORCE" for e in events))
+            if reinforced
+            else 0
+        )
     return {"found": found, "expected": dict(expected_counts)}
 
 
@@ -233,20 +235,29 @@ def extraction_cost(sizes: list[int], repeats: int) -> list[dict[str, Any]]:
             db = Path(folder) / f"e{size}.db"
             passes, bases = [], []
             with memoryos.open(
-                db, clock=clock, stm_capacity=8, heat_threshold=4.0, segment_max_pages=4096, mtm_capacity=10_000
+                db,
+                clock=clock,
+                stm_capacity=8,
+                heat_threshold=4.0,
+                segment_max_pages=4096,
+                mtm_capacity=10_000,
             ) as mem:
                 scope = memoryos.Scope(user="bench", assistant="extract")
                 for i in range(size):
                     mem.remember(scope, f"the blyck release pipeline runs make release, note {i}")
-                mem.maintain()  # everything so far distilled: the next pass sees only new pages
+                while mem.maintain().distilled_segments:
+                    pass  # everything so far distilled, a batch a pass: the next pass sees only new pages
                 for r in range(repeats):
                     for i in range(8):
-                        mem.remember(scope, f"My home airport is OAK, and blyck ships on friday {r} {i}")
+                        mem.remember(
+                            scope,
+                            f"the blyck release pipeline runs make release. My home airport is OAK {r}{i}",
+                        )
                     bases.append(_raw_insert(raw, 8))
                     started = time.perf_counter()
                     done = mem.maintain()
                     passes.append(time.perf_counter() - started)
-                    assert done.distilled_segments == 1, done
+                    assert done.distilled_segments >= 1, done
             pass_ms, base_ms = statistics.median(passes) * 1000, statistics.median(bases) * 1000
             out.append({"pages": size, "pass_ms": pass_ms, "raw_ms": base_ms, "ratio": pass_ms / base_ms})
     return out
@@ -281,13 +292,11 @@ def report(args: argparse.Namespace) -> str:
         "",
         *[f"- {what}: {n}" for what, n in classified["misses"].most_common()],
     ]
-    if args.before:
-        before = score_tree(Path(args.before))
-        parts += ["", f"Before (`{args.before}`):", "", "| kind | precision | recall |", "|---|---|---|"]
-        parts += [
-            f"| {k} | {_pct(s.precision)} | {_pct(s.recall)} |" for k, s in before["scores"].items()
-        ]
-        parts += ["", f"Candidates carrying a secret before: {before['secrets']}."]
+    for tree in args.before:
+        before = score_tree(Path(tree))
+        parts += ["", f"Before (`{tree}`):", "", "| kind | precision | recall |", "|---|---|---|"]
+        parts += [f"| {k} | {_pct(s.precision)} | {_pct(s.recall)} |" for k, s in before["scores"].items()]
+        parts += ["", f"Candidates from lines labelled `credential` before: {before['secrets']}."]
     script = orjson.loads((CORPORA / "reconciliation.json").read_bytes())
     parts += ["", "## Reconciliation: `corpora/reconciliation.json`", ""]
     parts += ["| path | facts | final value active | ADD | UPDATE | REINFORCE | duplicates |"]
@@ -320,7 +329,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--before", default=None)
+    parser.add_argument("--before", action="append", default=[], help="another source tree to score")
     args = parser.parse_args()
     text = report(args)
     print(text)

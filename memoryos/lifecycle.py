@@ -170,9 +170,8 @@ class Lifecycle:
         expired = self._expire(now)
         decayed = self._decay(now)
         summarized = self.refresh_notes()
-        return Maintenance(
-            promoted, distilled, records, evicted, expired, decayed, recovered, summarized, scrubbed, reflected
-        )
+        done = (promoted, distilled, records, evicted, expired, decayed, recovered, summarized, scrubbed)
+        return Maintenance(*done, reflected)
 
     def _promote_idle(self, now: int) -> tuple[int, int, int]:
         idle = seconds_to_micros(self.config.stm_idle_seconds)

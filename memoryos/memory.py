@@ -18,7 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from memoryos import validation
 from memoryos._version import __version__
+from memoryos.capture.gate import Gate, Put
+from memoryos.capture.model import reflector_for
+from memoryos.capture.session import Reflection, Sessions
 from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, StoreClosed, StoreError
+from memoryos.extraction.typed import extractor_for
 from memoryos.failpoints import failpoint
 from memoryos.lifecycle import Lifecycle
 from memoryos.logs import get_logger
@@ -36,13 +40,9 @@ from memoryos.model import (
     Turn,
 )
 from memoryos.otel import from_environment as telemetry_from_environment
-from memoryos.capture.gate import Gate, Put
-from memoryos.capture.model import reflector_for
-from memoryos.capture.session import Reflection, Sessions
 from memoryos.policies import nostore
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.capture import Event
-from memoryos.extraction.typed import extractor_for
 from memoryos.policies.distill import Summarizer
 from memoryos.policies.lpm import DECAYING_KINDS, Reconcile, reconcile
 from memoryos.policies.notes import ExtractiveNotes, NoteWriter

@@ -62,7 +62,15 @@ class Gate:
             log.info("candidate_dropped", reason="secret")
             return None
         row = CandidateRow(
-            uuid7(), sk.user, sk.assistant, found.kind, found.key, found.body, found.proof, "pending", self._now()
+            uuid7(),
+            sk.user,
+            sk.assistant,
+            found.kind,
+            found.key,
+            found.body,
+            found.proof,
+            "pending",
+            self._now(),
         )
         with self.store.write("capture") as tx:
             same = [r for r in tx.candidates(sk.user, sk.assistant, "pending") if r.key == found.key]

@@ -55,7 +55,11 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?i:i(?:'m| am|'ve gone| have gone| went) (?:now |fully |strictly |still )?(?:a )?)"
             r"(?P<v>(?i:vegetarian|vegan|pescatarian|gluten-free|lactose-intolerant|halal|kosher))\b",
         ),
-        ("first-language", r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) (?i:language|tongue)"),
+        (
+            "first-language",
+            r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
+            r"(?i:language|tongue)",
+        ),
     )
 )
 
@@ -197,7 +201,9 @@ def extractive_handlers() -> dict[str, SemanticHandler | SentenceHandler]:
         "semantic": SemanticHandler(),
         "episodic": SentenceHandler("episodic", is_episode, episodic_subject),
         "procedural": SentenceHandler("procedural", is_procedure, procedural_subject),
-        "taxonomic": SentenceHandler("taxonomic", lambda s: taxonomic_subject(s) is not None, taxonomic_subject),
+        "taxonomic": SentenceHandler(
+            "taxonomic", lambda s: taxonomic_subject(s) is not None, taxonomic_subject
+        ),
     }
 
 

@@ -100,9 +100,7 @@ def decide(
         match = next((k for k in known if k.key == subject), None)
         rule = "subject"
     if match is None:
-        scored = sorted(
-            ((similarity(body, k.body), k) for k in same_kind), key=lambda s: (-s[0], s[1].ref)
-        )
+        scored = sorted(((similarity(body, k.body), k) for k in same_kind), key=lambda s: (-s[0], s[1].ref))
         if scored and scored[0][0] >= SIMILAR:
             match, rule = scored[0][1], "similar"
     if match is None:
@@ -110,6 +108,8 @@ def decide(
     key = match.key or subject or new_key(kind, body)
     # `value_of` (the extractor's own reading of a value, e.g. "Acme Robotics") is preferred
     said = (_said(body, key, value_of), _said(match.body, key, value_of)) if rule == "subject" else None
-    if said is not None and said[0] == said[1] or said is None and content_words(body) == content_words(match.body):
+    if (said is not None and said[0] == said[1]) or (
+        said is None and content_words(body) == content_words(match.body)
+    ):
         return Outcome("reinforce", key, match, rule)
     return Outcome("update", key, match, rule)

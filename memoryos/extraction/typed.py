@@ -46,7 +46,8 @@ _SYSTEM = (
 
 
 class Handler(Protocol):
-    kind: str
+    @property
+    def kind(self) -> str: ...
 
     def extract(self, pages: Sequence[PageView]) -> list[Distilled]: ...
 
@@ -96,7 +97,9 @@ class ModelHandler:
         sources = tuple(dict.fromkeys(s for p in pages for s in p.source_ids))
         subject = SUBJECTS[self.kind]
         return [
-            Distilled(e.list_name, e.body, derived, sources, kind=self.kind, subject=subject(e.body), keyed=True)
+            Distilled(
+                e.list_name, e.body, derived, sources, kind=self.kind, subject=subject(e.body), keyed=True
+            )
             for e in kept
         ]
 

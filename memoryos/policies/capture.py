@@ -46,7 +46,7 @@ MAX_TARGET = 256
 MAX_TEXT = 4096
 MAX_SLUG = 60
 MAX_IN_BODY = 500  # a longer command or instruction is a script or an essay, not something to recall
-CandidateKind = Literal["capability", "procedure", "rule"]
+CandidateKind = Literal["capability", "procedure", "rule", "fact"]  # "fact": reflection only
 
 
 # -- the event ---------------------------------------------------------------------------------------

@@ -178,7 +178,11 @@ def parts(command: str) -> list[Simple]:
     found: list[Simple] = []
     for part in split_simple(command):
         words = _strip(_words(part.strip()))
-        if len(words) > 2 and program_of(words[0])[0] in _SHELLS and words[-2] in ("-c", "-lc", "-ic", "-Command"):
+        if (
+            len(words) > 2
+            and program_of(words[0])[0] in _SHELLS
+            and words[-2] in ("-c", "-lc", "-ic", "-Command")
+        ):
             found.extend(parts(words[-1]))  # `bash -lc '...'`: what the shell runs
             continue
         if words:
@@ -280,7 +284,11 @@ def _task(part: Simple) -> str | None:
     if part.program not in _TASK_RUNNERS:
         return task_kind(part.program) if part.script else None
     words = part.words
-    if part.program in ("npm", "yarn", "pnpm", "bun", "hatch") and words[:1] and words[0] in _RUNNER_SUBCOMMANDS:
+    if (
+        part.program in ("npm", "yarn", "pnpm", "bun", "hatch")
+        and words[:1]
+        and words[0] in _RUNNER_SUBCOMMANDS
+    ):
         words = words[1:]
     elif part.program == "npm" and words[:1] != ("test",):
         return None  # npm's own subcommands (install, ci, publish, ...) are not tasks
@@ -343,18 +351,24 @@ def _is_deploy(part: Simple) -> bool:
     if _task(part) == "deploy" or (program in _PLATFORMS and _platform_deploy(words)):
         return True
     checks: tuple[Callable[[], bool], ...] = (
-        lambda: program == "kubectl"
-        and sub in ("apply", "rollout", "set", "replace", "create", "scale")
-        and not (sub == "rollout" and part.sub(1) in ("status", "history")),
+        lambda: (
+            program == "kubectl"
+            and sub in ("apply", "rollout", "set", "replace", "create", "scale")
+            and not (sub == "rollout" and part.sub(1) in ("status", "history"))
+        ),
         lambda: program == "helm" and sub in ("install", "upgrade", "rollback"),
         lambda: program in ("terraform", "tofu") and sub in ("apply", "destroy"),
         lambda: program == "pulumi" and sub in ("up", "update"),
         lambda: program in ("ansible-playbook", "argocd", "kamal", "dokku", "mina", "cap", "capistrano"),
         lambda: program == "aws" and sub == "s3" and _uploads_to(words[1:], "s3://"),
         lambda: program == "aws" and sub == "cloudfront" and part.sub(1) == "create-invalidation",
-        lambda: program == "aws"
-        and sub in ("ecs", "lambda", "cloudformation", "elasticbeanstalk", "deploy", "amplify")
-        and part.sub(1).startswith(("update", "deploy", "create-deployment", "publish", "start-deployment")),
+        lambda: (
+            program == "aws"
+            and sub in ("ecs", "lambda", "cloudformation", "elasticbeanstalk", "deploy", "amplify")
+            and part.sub(1).startswith(
+                ("update", "deploy", "create-deployment", "publish", "start-deployment")
+            )
+        ),
         lambda: program == "gsutil" and _uploads_to(words, "gs://"),
         lambda: program == "gcloud" and sub == "storage" and _uploads_to(words[1:], "gs://"),
         lambda: program == "az" and any(w.startswith("deploy") for w in words[:4]),
@@ -387,20 +401,16 @@ def _remote_compose_up(part: Simple) -> bool:
 
 
 def _is_build(part: Simple) -> bool:
-    program, sub = part.program, part.sub()
-    if program in _BUILD_PROGRAMS or _task(part) == "build":
-        return True
-    if program.startswith("python") and part.args[:2] == ("-m", "build"):
-        return True
-    if program == "cmake" and "--build" in part.args:
-        return True
-    if program in ("mvn", "sbt") and any(w in ("package", "install", "compile", "verify") for w in part.words):
-        return True
-    if program in ("docker", "podman") and part.words[:2] == ("compose", "build"):
-        return True
-    if program in ("docker", "podman") and part.words[:2] == ("buildx", "build"):
-        return True
-    return program in _BUILD_TOOLS and sub == "build"
+    program, sub, words = part.program, part.sub(), part.words
+    checks = (
+        program in _BUILD_PROGRAMS or _task(part) == "build",
+        program.startswith("python") and part.args[:2] == ("-m", "build"),
+        program == "cmake" and "--build" in part.args,
+        program in ("mvn", "sbt") and any(w in ("package", "install", "compile", "verify") for w in words),
+        program in ("docker", "podman") and words[:2] in (("compose", "build"), ("buildx", "build")),
+        program in _BUILD_TOOLS and sub == "build",
+    )
+    return any(checks)
 
 
 def _is_db(part: Simple) -> bool:
@@ -409,8 +419,10 @@ def _is_db(part: Simple) -> bool:
     words = part.words
     if part.program in ("gcloud", "az") and "connect" in words[:4]:
         return any(w in ("sql", "postgres", "mysql", "redis") for w in words[:2])
-    return part.program in ("docker", "kubectl", "podman") and part.sub() == "exec" and any(
-        w in _DB_PROGRAMS for w in words
+    return (
+        part.program in ("docker", "kubectl", "podman")
+        and part.sub() == "exec"
+        and any(w in _DB_PROGRAMS for w in words)
     )
 
 
@@ -418,19 +430,16 @@ def _is_auth(part: Simple) -> bool:
     program, sub, words = part.program, part.sub(), part.words
     if program in ("ssh", "mosh", "sftp", "kinit"):
         return bool(words) or program == "kinit"
-    if program == "gcloud" and words[:2] == ("compute", "ssh"):
-        return True
-    if program in _LOGINS and any(w in ("login", "signin", "auth:login") for w in words[:2]):
-        return True
-    if program in _LOGINS and words[:2] == ("auth", "login"):
-        return True
-    if program == "gcloud" and sub == "auth" and part.sub(1) not in ("list", "revoke", "print-access-token"):
-        return True
-    if program in ("gcloud", "az") and any(w == "get-credentials" for w in words[:4]):
-        return True
-    if program == "aws" and (words[:2] == ("sso", "login") or words[:2] == ("eks", "update-kubeconfig")):
-        return True
-    return program == "kubectl" and words[:2] == ("config", "use-context")
+    checks = (
+        program == "gcloud" and words[:2] == ("compute", "ssh"),
+        program in _LOGINS and any(w in ("login", "signin", "auth:login") for w in words[:2]),
+        program in _LOGINS and words[:2] == ("auth", "login"),
+        program == "gcloud" and sub == "auth" and part.sub(1) not in ("list", "revoke", "print-access-token"),
+        program in ("gcloud", "az") and "get-credentials" in words[:4],
+        program == "aws" and words[:2] in (("sso", "login"), ("eks", "update-kubeconfig")),
+        program == "kubectl" and words[:2] == ("config", "use-context"),
+    )
+    return any(checks)
 
 
 # What a successful simple command is evidence of, first match wins: "make test" is a test.
@@ -510,7 +519,11 @@ def subject(command: str, kind: str) -> str | None:
 
 _LOGIN_AT = re.compile(r"(?<![\w/:.@-])([\w.+-]+)@([A-Za-z0-9][\w.-]*[A-Za-z0-9])(?=\s|$)")
 #: How each ssh-family program takes a login name apart from the host, equivalently.
-_LOGIN_FORMS = {"ssh": "-l {user} {host}", "sftp": "-o User={user} {host}", "mosh": "--ssh='ssh -l {user}' {host}"}
+_LOGIN_FORMS = {
+    "ssh": "-l {user} {host}",
+    "sftp": "-o User={user} {host}",
+    "mosh": "--ssh='ssh -l {user}' {host}",
+}
 
 
 def ssh_login_form(command: str) -> str:

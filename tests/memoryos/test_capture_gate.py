@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -15,7 +16,11 @@ from memoryos.errors import ModelError
 from memoryos.llm import LLMSettings, ModelClient
 from memoryos.testing import FakeClock, FakeLLMServer
 
-DEPLOY = {"type": "command", "command": "aws s3 cp dist/ s3://blyck-releases --recursive", "exit_status": 0}
+DEPLOY: dict[str, Any] = {
+    "type": "command",
+    "command": "aws s3 cp dist/ s3://blyck-releases --recursive",
+    "exit_status": 0,
+}
 S1 = memoryos.Scope(user="alice", assistant="coder", session="s-1")
 
 
@@ -113,7 +118,14 @@ class TestReflection:
         with FakeLLMServer(mode) as server:  # type: ignore[arg-type]
             client = ModelClient(LLMSettings(server.url, "fake", attempts=1), sleep=lambda _: None)
             reflected = ModelReflector(client).reflect([TurnView("user", "Never deploy on Fridays.")])
-        assert reflected.degraded and [c.key for c in reflected.candidates] == ["rule:never-deploy-on-fridays"]
+        assert reflected.degraded and [c.key for c in reflected.candidates] == [
+            "rule:never-deploy-on-fridays"
+        ]
+
+
+TRACEBACK_ANSWER = orjson.dumps(
+    {"candidates": [{"kind": "fact", "key": "fact:x", "body": "Traceback (most recent call last):"}]}
+).decode()
 
 
 class TestModelAnswers:
@@ -124,7 +136,7 @@ class TestModelAnswers:
             '{"candidates": [], "extra": 1}',
             '{"candidates": [{"kind": "secret", "key": "fact:x", "body": "b"}]}',
             '{"candidates": [{"kind": "fact", "key": "Fact X", "body": "b"}]}',
-            '{"candidates": [{"kind": "fact", "key": "fact:x", "body": "Traceback (most recent call last)"}]}',
+            TRACEBACK_ANSWER,
             '{"candidates": [{"kind": "fact", "key": "fact:x"}]}',
         ],
     )
@@ -133,7 +145,9 @@ class TestModelAnswers:
             parse_candidates(answer)
 
     def test_a_well_formed_answer_is_read(self) -> None:
-        answer = orjson.dumps({"candidates": [{"kind": "rule", "key": "rule:no-fridays", "body": "No Fridays."}]})
+        answer = orjson.dumps(
+            {"candidates": [{"kind": "rule", "key": "rule:no-fridays", "body": "No Fridays."}]}
+        )
         (candidate,) = parse_candidates(answer.decode())
         assert (candidate.kind, candidate.key, candidate.body) == ("rule", "rule:no-fridays", "No Fridays.")
 
@@ -143,7 +157,11 @@ class TestExtractiveRules:
         ("text", "kind", "key"),
         [
             ("We can now ssh into the bastion host.", "capability", "connect:the-bastion-host"),
-            ("I deployed the docs site with `make docs-deploy`, it worked.", "capability", "deploy:make-docs-deploy"),
+            (
+                "I deployed the docs site with `make docs-deploy`, it worked.",
+                "capability",
+                "deploy:make-docs-deploy",
+            ),
             ("Run `tox -e lint` to check the style.", "procedure", "how:check-the-style"),
             ("My favourite editor is Neovim.", "fact", "fact:favourite-editor"),
             ("Always squash before merging.", "rule", "rule:always-squash-before-merging"),

@@ -65,3 +65,11 @@ def test_without_the_approval_the_new_process_gets_no_capability(tmp_path: Path)
         [sys.executable, "-c", SESSION_2, str(db)], capture_output=True, check=True, timeout=120
     )
     assert "deploy:blyck-releases" not in orjson.loads(done.stdout)["text"]
+
+
+def test_the_mcp_server_tells_the_agent_to_check_memory_before_giving_up() -> None:
+    from memoryos.mcp_server import CHECK_BEFORE_IMPOSSIBLE, TOOLS
+
+    (context,) = [tool for tool in TOOLS if tool.name == "memory_context"]
+    assert CHECK_BEFORE_IMPOSSIBLE in context.description
+    assert "impossible" in CHECK_BEFORE_IMPOSSIBLE and "memory_context" in CHECK_BEFORE_IMPOSSIBLE

@@ -113,7 +113,9 @@ class TestPositiveEvents:
             ("ssh -i ~/.ssh/id_ed25519 -p 2222 deploy@10.0.0.5 uptime", "connect:10-0-0-5"),
         ],
     )
-    def test_redirections_and_flag_values_are_not_what_a_command_acts_on(self, command: str, key: str) -> None:
+    def test_redirections_and_flag_values_are_not_what_a_command_acts_on(
+        self, command: str, key: str
+    ) -> None:
         candidate = classify(Event("command", command=command, exit_status=0))
         assert candidate is not None and candidate.key == key
 

@@ -61,8 +61,12 @@ class TestOffTheRequestPath:
 
     def test_each_kind_is_its_own_handler_over_the_same_pages(self) -> None:
         pages = [
-            PageView("p1@1", "user", "My home airport is SFO. Yesterday we migrated the billing database.", ("t1",)),
-            PageView("p2@1", "user", "To release, run `make release`. Blyck is a static site generator.", ("t2",)),
+            PageView(
+                "p1@1", "user", "My home airport is SFO. Yesterday we migrated the billing database.", ("t1",)
+            ),
+            PageView(
+                "p2@1", "user", "To release, run `make release`. Blyck is a static site generator.", ("t2",)
+            ),
         ]
         found = {
             kind: [(d.subject, d.body) for d in handler.extract(pages) if d.keyed]
@@ -139,10 +143,14 @@ class TestReconciliation:
         assert (restated.action, restated.rule, restated.key) == ("reinforce", "similar", "episode:x")
         other = decide("episodic", None, "We adopted a cat.", known)
         assert other.action == "add" and other.key.startswith("episode:")
-        assert decide("semantic", None, "We migrated the billing database to Postgres.", known).action == "add"
+        assert (
+            decide("semantic", None, "We migrated the billing database to Postgres.", known).action == "add"
+        )
 
     @given(st.text(max_size=60), st.text(max_size=60))
-    def test_reconciliation_is_deterministic_and_reinforces_only_the_same_words(self, old: str, new: str) -> None:
+    def test_reconciliation_is_deterministic_and_reinforces_only_the_same_words(
+        self, old: str, new: str
+    ) -> None:
         known = [Known("m@1", "episode:k", "episodic", old)]
         first, second = decide("episodic", None, new, known), decide("episodic", None, new, known)
         assert first == second

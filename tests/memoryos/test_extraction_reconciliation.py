@@ -10,10 +10,10 @@ in bench/results/capture.md, and the floors below only keep it from regressing.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import orjson
 import pytest
@@ -53,13 +53,17 @@ def drive(db: Path) -> dict[str, list[memoryos.Record]]:
             mem.end_session(scope)
             mem.maintain()
         assert mem.check() == []
-        keys = [k for (k,) in mem.store._live().execute("SELECT DISTINCT key FROM units WHERE key IS NOT NULL")]
+        keys = [
+            k for (k,) in mem.store._live().execute("SELECT DISTINCT key FROM units WHERE key IS NOT NULL")
+        ]
         return {key: mem.history(WHOLE, key) for key in keys}
 
 
 def _final_values_active(histories: dict[str, list[memoryos.Record]]) -> int:
     script = orjson.loads(SCRIPT.read_bytes())
-    active = [r.body.lower() for versions in histories.values() for r in versions if r.status in ("active", "stale")]
+    active = [
+        r.body.lower() for versions in histories.values() for r in versions if r.status in ("active", "stale")
+    ]
     return sum(any(fact["final"].lower() in body for body in active) for fact in script["expected"])
 
 
@@ -77,11 +81,11 @@ def test_the_scripted_conversation_keeps_one_active_version_per_key_and_its_hist
     lineage: dict[tuple[str, int], list[str]] = {
         (r["memoryId"], r["version"]): r.get("derivedFrom", [])
         for line in receipts.read_outbox(db)
-        if (r := line.receipt) is not None and r.get("boundary") in ("mtm_to_lpm", "store") and "memoryId" in r
+        if (r := line.receipt) is not None
+        and r.get("boundary") in ("mtm_to_lpm", "store")
+        and "memoryId" in r
     }
     for versions in histories.values():
-        for before, after in zip(versions, versions[1:], strict=False):
+        for before, after in itertools.pairwise(versions):
             assert before.ref in lineage[(after.memory_id, after.version)]  # UPDATE derives from the old
     assert _final_values_active(histories) >= floor
-
-
