@@ -50,6 +50,7 @@ CORPORA = HERE / "corpora"
 RESULTS = HERE / "results" / "capture.md"
 KINDS = ("capability", "procedure", "rule")
 SCOPE = memoryos.Scope(user="bench", assistant="capture")
+EXTRACT = memoryos.Scope(user="bench", assistant="extract")
 
 
 # -- 1. classification --------------------------------------------------------------------------
@@ -224,42 +225,72 @@ def _raw_insert(conn: sqlite3.Connection, rows: int) -> float:
     return time.perf_counter() - started
 
 
+def _filled(folder: Path, size: int) -> tuple[memoryos.Memory, FakeClock]:
+    """A store whose one segment holds `size` pages, every one of them distilled already."""
+    clock = FakeClock()
+    mem = memoryos.open(
+        folder / f"e{size}.db",
+        clock=clock,
+        stm_capacity=8,
+        heat_threshold=4.0,
+        segment_max_pages=4096,
+        mtm_capacity=10_000,
+        durability="normal",  # fsync noise on a shared disk would drown what is measured here
+    )
+    for i in range(size):
+        mem.remember(EXTRACT, f"the blyck release pipeline runs make release, note {i}")
+    while mem.maintain().distilled_segments:
+        pass  # a batch a pass, until the next pass can only see new pages
+    return mem, clock
+
+
+def _pages_read(mem: memoryos.Memory) -> int:
+    """How many pages the newest distillation said it would read (its `started` receipt)."""
+    rows = mem.store._live().execute("SELECT body FROM receipt_outbox ORDER BY seq DESC LIMIT 400")
+    started = (orjson.loads(body) for (body,) in rows)
+    newest = next(r for r in started if r["boundary"] == "mtm_to_lpm" and r["status"] == "started")
+    return len(newest["derivedFrom"])
+
+
 def extraction_cost(sizes: list[int], repeats: int) -> list[dict[str, Any]]:
-    """Median time of a maintain() pass that extracts 8 new pages, against segment size."""
-    out = []
-    with tempfile.TemporaryDirectory() as folder:
-        raw = sqlite3.connect(Path(folder) / "raw.db")
+    """Median time of a maintain() pass that extracts 8 new pages, against segment size. The
+    sizes are measured interleaved (a round over every store, `repeats` times), each beside a raw
+    8-row insert, so that the machine's noise falls on every size alike."""
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        raw = sqlite3.connect(folder / "raw.db")
         raw.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
-        for size in sizes:
-            clock = FakeClock()
-            db = Path(folder) / f"e{size}.db"
-            passes, bases = [], []
-            with memoryos.open(
-                db,
-                clock=clock,
-                stm_capacity=8,
-                heat_threshold=4.0,
-                segment_max_pages=4096,
-                mtm_capacity=10_000,
-            ) as mem:
-                scope = memoryos.Scope(user="bench", assistant="extract")
-                for i in range(size):
-                    mem.remember(scope, f"the blyck release pipeline runs make release, note {i}")
-                while mem.maintain().distilled_segments:
-                    pass  # everything so far distilled, a batch a pass: the next pass sees only new pages
-                for r in range(repeats):
+        stores = {size: _filled(folder, size) for size in sizes}
+        passes: dict[int, list[float]] = {size: [] for size in sizes}
+        bases: dict[int, list[float]] = {size: [] for size in sizes}
+        read: dict[int, set[int]] = {size: set() for size in sizes}
+        try:
+            for r in range(repeats):
+                for size, (mem, _) in stores.items():
                     for i in range(8):
-                        mem.remember(
-                            scope,
-                            f"the blyck release pipeline runs make release. My home airport is OAK {r}{i}",
-                        )
-                    bases.append(_raw_insert(raw, 8))
+                        text = f"the blyck release pipeline runs make release. My home airport is OAK {r}{i}"
+                        mem.remember(EXTRACT, text)
+                    bases[size].append(_raw_insert(raw, 8))
                     started = time.perf_counter()
                     done = mem.maintain()
-                    passes.append(time.perf_counter() - started)
+                    passes[size].append(time.perf_counter() - started)
                     assert done.distilled_segments >= 1, done
-            pass_ms, base_ms = statistics.median(passes) * 1000, statistics.median(bases) * 1000
-            out.append({"pages": size, "pass_ms": pass_ms, "raw_ms": base_ms, "ratio": pass_ms / base_ms})
+                    read[size].add(_pages_read(mem))
+        finally:
+            for mem, _ in stores.values():
+                mem.close()
+    out = []
+    for size in sizes:
+        pass_ms, base_ms = statistics.median(passes[size]) * 1000, statistics.median(bases[size]) * 1000
+        out.append(
+            {
+                "pages": size,
+                "pass_ms": pass_ms,
+                "raw_ms": base_ms,
+                "ratio": pass_ms / base_ms,
+                "read": read[size],
+            }
+        )
     return out
 
 
@@ -315,9 +346,12 @@ def report(args: argparse.Namespace) -> str:
         "",
         "## Extraction cost per maintain() pass (8 new pages) against segment size",
         "",
-        "| pages in the segment | pass ms (median) | raw 8-row insert ms | ratio |",
-        "|---|---|---|---|",
-        *[f"| {c['pages']} | {c['pass_ms']:.2f} | {c['raw_ms']:.3f} | {c['ratio']:.1f} |" for c in cost],
+        "| pages in the segment | pages one pass read | pass ms (median) | raw 8-row insert ms | ratio |",
+        "|---|---|---|---|---|",
+        *[
+            f"| {c['pages']} | {sorted(c['read'])} | {c['pass_ms']:.2f} | {c['raw_ms']:.3f} | {c['ratio']:.1f} |"
+            for c in cost
+        ],
         "",
         f"Largest / smallest pass time: {cost[-1]['pass_ms'] / cost[0]['pass_ms']:.2f}x"
         f" for {cost[-1]['pages'] // cost[0]['pages']}x the pages.",
