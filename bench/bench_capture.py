@@ -349,7 +349,8 @@ def report(args: argparse.Namespace) -> str:
         "| pages in the segment | pages one pass read | pass ms (median) | raw 8-row insert ms | ratio |",
         "|---|---|---|---|---|",
         *[
-            f"| {c['pages']} | {sorted(c['read'])} | {c['pass_ms']:.2f} | {c['raw_ms']:.3f} | {c['ratio']:.1f} |"
+            f"| {c['pages']} | {sorted(c['read'])} | {c['pass_ms']:.2f} | {c['raw_ms']:.3f}"
+            f" | {c['ratio']:.1f} |"
             for c in cost
         ],
         "",

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from memoryos.extraction.write import write_typed
+from memoryos.extraction.write import TypedWriter
 from memoryos.failpoints import failpoint
 from memoryos.logs import get_logger
 from memoryos.policies import segments as segment_policy
@@ -366,8 +366,12 @@ class Promoter:
                 present = tx.segment(expected.segment_id) is not None
                 tx.emit(self.drafts.rollback(run_id, "mtm_to_lpm", user, assistant, source_present=present))
                 return 0
+            typed = TypedWriter(tx, run_id, user, assistant, now)  # reads what the scope knows once
             written = [
-                self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now) for d in distilled
+                typed.write(d)
+                if d.keyed
+                else self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now)
+                for d in distilled
             ]
             for (unit, derived), item in zip(written, distilled, strict=True):
                 tx.emit(
@@ -421,8 +425,6 @@ class Promoter:
     def _write_record(
         self, tx: Transaction, run_id: str, item: Distilled, *, user: str, assistant: str, now: int
     ) -> tuple[Unit, tuple[str, ...]]:
-        if item.keyed:  # a typed item: ADD / UPDATE / REINFORCE against what the scope knows
-            return write_typed(tx, run_id, item, user=user, assistant=assistant, now=now)
         digest = content_hash(item.body)
         existing = tx.list_record(user, assistant, item.list_name, digest)
         if existing is not None:  # REINFORCE: the same knowledge again is not a duplicate

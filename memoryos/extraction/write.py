@@ -30,38 +30,56 @@ def _hash(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).casefold().encode()).hexdigest()
 
 
-def _known(tx: Transaction, user: str, assistant: str, subject: str | None) -> dict[str, Unit]:
-    """The scope's live keyed records by ref: the knowledge lists', and the one under `subject`
-    (whatever its list or kind: one active value per key)."""
-    units = [u for name in LISTS for u in tx.list_records(user, assistant, name)]
-    if subject is not None:
-        current = current_version(tx.key_versions(user, assistant, subject))
-        units += [] if current is None else [current]
-    return {u.ref: u for u in units if u.key and u.status in LIVE}
+class TypedWriter:
+    """Writes one distillation's typed items. What the scope knows is read once, when the first
+    item comes, and kept up to date as items are written, so a pass reads the knowledge lists once
+    however many items it writes (and a later item of the batch sees the earlier ones)."""
 
+    def __init__(self, tx: Transaction, run_id: str, user: str, assistant: str, now: int) -> None:
+        self.tx, self.run_id, self.user, self.assistant, self.now = tx, run_id, user, assistant, now
+        self._known: dict[str, Unit] | None = None
 
-def write_typed(
-    tx: Transaction, run_id: str, item: Distilled, *, user: str, assistant: str, now: int
-) -> tuple[Unit, tuple[str, ...]]:
-    """Reconcile one typed item and write the outcome; returns the unit its receipt is about and
-    the refs that receipt derives it from."""
-    kind = item.kind or "semantic"
-    known = _known(tx, user, assistant, item.subject)
-    views = [reconcile.Known(u.ref, u.key, u.kind or "", u.body) for u in known.values()]
-    outcome = reconcile.decide(kind, item.subject, item.body, views, value_of=semantic_value)
-    log.info("reconciled", action=outcome.action, rule=outcome.rule)
-    if outcome.match is None:
-        return _add(tx, run_id, item, kind, outcome.key, user=user, assistant=assistant, now=now)
-    current = known[outcome.match.ref]
-    if outcome.action == "reinforce":
-        tx.update_unit(current.rowid or 0, reinforced=current.reinforced + 1, last_seen=now, status="active")
-        return replace(current, reinforced=current.reinforced + 1), item.derived_from
-    return _update(tx, run_id, item, current, now)
+    def known(self, subject: str | None) -> dict[str, Unit]:
+        """The scope's live keyed records by ref: the knowledge lists', and the one under
+        `subject` (whatever its list or kind: one active value per key)."""
+        if self._known is None:
+            units = [u for name in LISTS for u in self.tx.list_records(self.user, self.assistant, name)]
+            self._known = {u.ref: u for u in units if u.key and u.status in LIVE}
+        if subject is not None and not any(u.key == subject for u in self._known.values()):
+            current = current_version(self.tx.key_versions(self.user, self.assistant, subject))
+            if current is not None and current.status in LIVE:
+                self._known[current.ref] = current
+        return self._known
+
+    def write(self, item: Distilled) -> tuple[Unit, tuple[str, ...]]:
+        """Reconcile one typed item and write the outcome; returns the unit its receipt is about
+        and the refs that receipt derives it from."""
+        tx, now = self.tx, self.now
+        kind = item.kind or "semantic"
+        known = self.known(item.subject)
+        views = [reconcile.Known(u.ref, u.key, u.kind or "", u.body) for u in known.values()]
+        outcome = reconcile.decide(kind, item.subject, item.body, views, value_of=semantic_value)
+        log.info("reconciled", action=outcome.action, rule=outcome.rule)
+        if outcome.match is None:
+            unit = _add(
+                tx, self.run_id, item, kind, outcome.key, user=self.user, assistant=self.assistant, now=now
+            )
+            derived = item.derived_from
+        elif outcome.action == "reinforce":
+            current = known.pop(outcome.match.ref)
+            count = current.reinforced + 1
+            tx.update_unit(current.rowid or 0, reinforced=count, last_seen=now, status="active")
+            unit = replace(current, reinforced=count, last_seen=now, status="active")
+            derived = item.derived_from
+        else:
+            unit, derived = _update(tx, self.run_id, item, known.pop(outcome.match.ref), now)
+        known[unit.ref] = unit
+        return unit, derived
 
 
 def _add(
     tx: Transaction, run_id: str, item: Distilled, kind: str, key: str, *, user: str, assistant: str, now: int
-) -> tuple[Unit, tuple[str, ...]]:
+) -> Unit:
     unit = Unit(
         memory_id=uuid7(),
         version=1,
@@ -81,7 +99,7 @@ def _add(
         content_hash=_hash(item.body),
     )
     tx.insert_unit(unit)
-    return unit, item.derived_from
+    return unit
 
 
 def _update(
