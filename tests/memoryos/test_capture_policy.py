@@ -362,3 +362,48 @@ def test_a_failure_is_never_a_candidate(event: Event) -> None:
 def test_slug_is_slug_like_and_bounded(text: str) -> None:
     result = slug(text)
     assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", result) and len(result) <= MAX_SLUG
+
+
+class TestRawCommandsBeyondTheCorpus:
+    """Shapes written after the independent corpus was scored, to check the fixes it prompted are
+    general (none of these lines is in it)."""
+
+    @pytest.mark.parametrize(
+        ("command", "kind"),
+        [
+            ("fly deploy --app blyck-web", "capability"),
+            ("npx cdk deploy BlyckStack", "capability"),
+            ("./scripts/release.sh v2", "capability"),
+            ("gem push blyck-1.0.gem", "capability"),
+            ("ssh -J bastion admin@db1.internal", "capability"),
+            ("just test", "procedure"),
+            ("pnpm run test:unit", "procedure"),
+            ("make -C web build", "procedure"),
+            ('sh -c "cd web && npm test"', "procedure"),
+        ],
+    )
+    def test_actions_are_recognised_by_program_task_or_script(self, command: str, kind: str) -> None:
+        candidate = classify(Event("command", command=command, exit_status=0))
+        assert candidate is not None and candidate.kind == kind
+
+    @pytest.mark.parametrize(
+        "command",
+        ["docker compose up -d", "kubectl -n prod get pods", "cat deploy.sh", "npm ci", "git pull --rebase"],
+    )
+    def test_local_routine_and_reads_are_not_candidates(self, command: str) -> None:
+        assert classify(Event("command", command=command, exit_status=0)) is None
+
+    @pytest.mark.parametrize(
+        ("text", "rule"),
+        [
+            ("From now on reply in English.", True),
+            ("Whenever tests fail, show me the first error.", True),
+            ("Prefer httpx over requests in new code.", True),
+            ("Please stop using tabs in YAML files.", True),
+            ("never mind that", False),
+            ("Could you never use emojis?", False),
+            ("Just this once, push directly.", False),
+        ],
+    )
+    def test_standing_orders_and_one_offs(self, text: str, rule: bool) -> None:
+        assert (classify(Event("instruction", text=text)) is not None) is rule
