@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from memoryos.capture import reflect
 from memoryos.policies.capture import slug
 from memoryos.policies.distill import PROFILE, Distilled, ExtractiveSummarizer, PageView
-from memoryos.policies.text import sentences
+from memoryos.policies.text import sentences, tokens
 
 MAX_SENTENCE = 400
 
@@ -94,7 +94,7 @@ def semantic_value(body: str) -> frozenset[str] | None:
     """The words of what a profile fact says its subject is ("Acme Robotics"), if it says it in
     one of the known phrasings: reconciliation compares those, not the framing around them."""
     profile = profile_fact(body)
-    return None if profile is None else frozenset(profile[1].lower().split())
+    return None if profile is None else frozenset(tokens(profile[1]))
 
 
 def is_fact(sentence: str) -> bool:

@@ -98,8 +98,7 @@ def _add(
         derived_from=item.derived_from,
         content_hash=_hash(item.body),
     )
-    tx.insert_unit(unit)
-    return unit
+    return replace(unit, rowid=tx.insert_unit(unit))  # a later item of the batch may update it
 
 
 def _update(
@@ -129,5 +128,5 @@ def _update(
         derived_from=derived,
         content_hash=_hash(item.body),
     )
-    tx.insert_unit(unit)
+    unit = replace(unit, rowid=tx.insert_unit(unit))  # a later item of the batch may update it
     return unit, derived

@@ -158,3 +158,18 @@ class TestReconciliation:
         keyed = decide("semantic", "fact:k", new, [Known("m@1", "fact:k", "semantic", old)])
         assert keyed.action in ("update", "reinforce") and keyed.key == "fact:k"
         assert (keyed.action == "reinforce") == (value_words(old, "fact:k") == value_words(new, "fact:k"))
+
+
+def test_a_record_changed_twice_in_one_pass_gets_two_new_versions(db: Path, clock: FakeClock) -> None:
+    """Items of one batch see the versions earlier items wrote (a second UPDATE supersedes the
+    first one's version instead of writing the same version again)."""
+    with memoryos.open(db, clock=clock, heat_threshold=1, extraction_kinds=["semantic"]) as mem:
+        say(mem, "My home airport is SFO.")
+        say(mem, "My home airport is OAK. My home airport is BOS. My home airport is BOS again.")
+        versions = mem.history(A, "fact:home-airport")
+        assert [(r.version, r.status) for r in versions] == [
+            (1, "superseded"),
+            (2, "superseded"),
+            (3, "active"),
+        ]
+        assert versions[2].reinforced == 1 and mem.check() == []
