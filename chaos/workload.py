@@ -90,7 +90,10 @@ def small() -> list[Op]:
     ops += [Op("forget_turn", 0), Op("tick", seconds=700), Op("maintain"), Op("export")]
     ops += [Op("remember", 1, _sentence(rng, 2, 20), ttl=30.0), Op("forget_key", 0, key="deploy:blyck")]
     for n in range(8):  # one hot topic, distilled again and again: the LPM lists overflow
-        ops += [Op("remember", 1, f"I like {TOPICS[1]} number{n}."), Op("recall", 1, "espresso crema")]
+        # distinct facts of one topic (a restated one would only be reinforced); distillation runs
+        # in maintain(), never inside remember() (issue 15)
+        fact = f"I like {TOPICS[1].split()[n % 5]} espresso from roaster{n} in town{n}."
+        ops += [Op("remember", 1, fact), Op("recall", 1, "espresso crema"), Op("maintain")]
     ops += [Op("tick", seconds=3 * 86_400), Op("maintain"), Op("export")]
     return ops
 

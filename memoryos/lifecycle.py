@@ -115,6 +115,8 @@ class Lifecycle:
         self.promoter = promoter
         self.telemetry = promoter.telemetry
         self.followups = FollowUps(store)
+        # Reflection over turns the idle window ends a session with (memoryos.capture.session).
+        self.on_idle: Callable[[Sequence[Unit]], int] = lambda turns: 0
 
     # -- recovery -----------------------------------------------------------------------------------
     @spanned("recovery")
@@ -159,7 +161,7 @@ class Lifecycle:
     def maintain(self, now: int) -> Maintenance:
         recovered = self.recover(now)
         scrubbed = self.followups.finish_erasure()
-        promoted, evicted = self._promote_idle(now)
+        promoted, evicted, reflected = self._promote_idle(now)
         distilled = records = 0
         for segment in self.promoter.hot_segments(now):
             written = self.promoter.distill(segment, now)
@@ -168,25 +170,26 @@ class Lifecycle:
         expired = self._expire(now)
         decayed = self._decay(now)
         summarized = self.refresh_notes()
-        return Maintenance(
-            promoted, distilled, records, evicted, expired, decayed, recovered, summarized, scrubbed
-        )
+        done = (promoted, distilled, records, evicted, expired, decayed, recovered, summarized, scrubbed)
+        return Maintenance(*done, reflected)
 
-    def _promote_idle(self, now: int) -> tuple[int, int]:
+    def _promote_idle(self, now: int) -> tuple[int, int, int]:
         idle = seconds_to_micros(self.config.stm_idle_seconds)
         with self.store.read() as tx:
             scopes = set(tx.stm_scopes_due(now - idle)) | self.followups.take_promotions()
-        promoted = evicted = 0
+        promoted = evicted = reflected = 0
         for user, assistant in sorted(scopes):
             with self.store.read() as tx:
                 turns = tx.stm_turns(user, assistant)
             views = [stm_policy.StmTurn(t.memory_id, t.created_at) for t in turns]
-            due = {t.memory_id for t in stm_policy.idle(views, now, idle)}
-            due |= {t.memory_id for t in stm_policy.overflow(views, self.config.stm_capacity)}
+            idled = {t.memory_id for t in stm_policy.idle(views, now, idle)}
+            due = idled | {t.memory_id for t in stm_policy.overflow(views, self.config.stm_capacity)}
             outcome = self.promoter.promote_turns([t for t in turns if t.memory_id in due], now)
             promoted += outcome.promoted
             evicted += outcome.evicted
-        return promoted, evicted
+            if idled and len(idled) == len(turns):  # everything went quiet: that session is over
+                reflected += self.on_idle([t for t in turns if t.memory_id in idled])
+        return promoted, evicted, reflected
 
     # -- notes: segment summaries, page summaries, continuity -------------------------------------
     @spanned("summaries")

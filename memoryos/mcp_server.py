@@ -96,6 +96,13 @@ HEALTH_TIMEOUT_SECONDS = 30.0
 _AUDITOR_REPORTED = frozenset({0, 1, 3})
 _AUDITOR_UNREADABLE = 2
 _SCOPE_FIXED = "the memory scope (user, assistant, session) is fixed by the host when the server starts"
+#: The pattern that keeps an agent from re-deciding each session that it "cannot deploy without
+#: credentials" when it deployed yesterday (issue 15): look before giving up.
+CHECK_BEFORE_IMPOSSIBLE = (
+    "Before declaring a task impossible (no access, no credentials, not allowed), call memory_context "
+    'with the task, e.g. {"query": "deploy blyck"}: what this machine has done before '
+    "(capability), how (procedure) and what it must not do (rule) come first."
+)
 _SCOPE_SENTENCE = f"The {_SCOPE_FIXED.removeprefix('the ')}."
 #: Argument names that try to choose a scope: refused with the reason, whatever the tool.
 _SCOPE_ARGUMENTS = frozenset(
@@ -198,8 +205,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "memory_context",
         "Read only (the items are receipted as retrieved): the memory block to put in a prompt for a "
-        "query: drawer records whose key the query names, then the best recalled memories, whole items "
-        f"within budget_tokens. Returns text, refs, tokens and a run_id the host can cite. {_SCOPE_SENTENCE}",
+        "query: drawer records whose key the query names, then the capability, rule and procedure records "
+        "relevant to it, then the best recalled memories, whole items within budget_tokens. "
+        f"{CHECK_BEFORE_IMPOSSIBLE} Returns text, refs, tokens and a run_id the host can cite. "
+        f"{_SCOPE_SENTENCE}",
         ContextArguments,
         _reads("Memory context for a prompt"),
         ContextOutput,
@@ -525,7 +534,8 @@ def build_server(
         version=memoryos.__version__,
         instructions=(
             "Long-term memory for this conversation's user and assistant. "
-            f"{scope_rule} No tool argument can reach another user's or assistant's memory."
+            f"{scope_rule} No tool argument can reach another user's or assistant's memory. "
+            f"{CHECK_BEFORE_IMPOSSIBLE}"
         ),
         on_list_tools=list_tools,
         on_call_tool=call_tool,

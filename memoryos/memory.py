@@ -18,7 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from memoryos import validation
 from memoryos._version import __version__
+from memoryos.capture.gate import Gate, Put
+from memoryos.capture.model import reflector_for
+from memoryos.capture.session import Reflection, Sessions
 from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, StoreClosed, StoreError
+from memoryos.extraction.typed import extractor_for
 from memoryos.failpoints import failpoint
 from memoryos.lifecycle import Lifecycle
 from memoryos.listing import listed_keys
@@ -37,10 +41,10 @@ from memoryos.model import (
     Turn,
 )
 from memoryos.otel import from_environment as telemetry_from_environment
-from memoryos.policies import capture, nostore
+from memoryos.policies import nostore
 from memoryos.policies import stm as stm_policy
 from memoryos.policies.capture import Event
-from memoryos.policies.distill import ExtractiveSummarizer, Summarizer
+from memoryos.policies.distill import Summarizer
 from memoryos.policies.lpm import DECAYING_KINDS, Reconcile, reconcile
 from memoryos.policies.notes import ExtractiveNotes, NoteWriter
 from memoryos.promotion import Promoter, content_hash
@@ -50,13 +54,11 @@ from memoryos.scope import Pseudonymizer, Scope, ScopeKey
 from memoryos.settings import Config, from_environment
 from memoryos.store.base import Transaction
 from memoryos.store.factory import open_store, store_location
-from memoryos.store.rows import CandidateRow, Unit
+from memoryos.store.rows import Unit
 from memoryos.store.sqlite_files import classify_os_error
 from memoryos.telemetry import AttributeValue, Telemetry, announced, new_file, spanned, traced
 from memoryos.timeutil import Clock, in_range, seconds_to_micros, system_clock, to_micros
 from memoryos.views import (
-    candidate_of,
-    candidate_texts,
     current_version,
     export_path,
     reason_code,
@@ -111,7 +113,7 @@ def open(
         store_location(path),
         resolved,
         clock or system_clock,
-        summarizer or (models.extractor if models else ExtractiveSummarizer()),
+        summarizer or extractor_for(resolved, models),
         telemetry,
         notes=notes or (models.summarizer if models else None),
     )
@@ -186,6 +188,9 @@ class Memory:
         )
         self.lifecycle.note_lost_receipts()  # before anything writes a receipt and moves the mark
         self.retriever = Retriever(self.store, config, self.drafts)
+        self.gate = Gate(self.store, config, self._now)
+        self.sessions = Sessions(self.store, self.gate, self.promoter, reflector_for(summarizer))
+        self.lifecycle.on_idle = self.sessions.idle
         self.recovered = self.lifecycle.recover(self._now())
         if self.telemetry.enabled:
             self.telemetry.watch(self._gauges)
@@ -323,11 +328,8 @@ class Memory:
             turns = tx.stm_turns(sk.user, sk.assistant)
         views = [stm_policy.StmTurn(t.memory_id, t.created_at) for t in turns]
         chosen = {t.memory_id for t in stm_policy.overflow(views, self.config.stm_capacity)}
-        outcome = self.promoter.promote_turns([t for t in turns if t.memory_id in chosen], now)
-        if not self.promoter.summarizer.inline:
-            return  # a model never runs on the request path: maintain(), the background or a worker does
-        for segment in self.promoter.hot_segments(now, outcome.segments):
-            self.promoter.distill(segment, now)
+        # Extraction never runs on the request path: maintain(), the background or a worker does it.
+        self.promoter.promote_turns([t for t in turns if t.memory_id in chosen], now)
 
     # -- typed drawer ------------------------------------------------------------------------------
     @traced("upsert_memory", _describe)
@@ -551,73 +553,39 @@ class Memory:
         moment = now if as_of is None else to_micros(as_of, "as_of")
         return self.retriever.recall(sk, query, k, moment, now, explain=explain)
 
-    # -- capture with an approval gate ---------------------------------------------------------------
+    # -- capture with an approval gate (memoryos.capture) --------------------------------------------
     @spanned("observe")
     def observe(self, scope: Scope, event: Event | Mapping[str, Any]) -> Candidate | None:
-        """Turn one host activity event into a pending candidate, or None when it teaches nothing
-        (a failure, a trivial read) or would carry a secret. Nothing enters the drawer until approved."""
-        sk = self._scope(scope)
-        if not isinstance(event, Event):
-            try:
-                event = Event.from_mapping(event)
-            except (TypeError, ValueError) as exc:
-                raise InvalidInput(f"not an activity event: {exc}") from None
-        decision = capture.decide(event)
-        log.info("observed", rule=decision.rule, reason=decision.reason)
-        found = decision.candidate
-        if found is None or any(
-            nostore.scan(t, self.config.no_store_families) for t in candidate_texts(found)
-        ):
-            return None
-        row = CandidateRow(
-            uuid7(),
-            sk.user,
-            sk.assistant,
-            found.kind,
-            found.key,
-            found.body,
-            found.proof,
-            "pending",
-            self._now(),
-        )
-        with self.store.write("capture") as tx:
-            tx.insert_candidate(row)
-        return candidate_of(row)
+        """The pending candidate an activity event is evidence of, or None (memoryos.capture.gate)."""
+        return self.gate.observe(self._scope(scope), event, self._putter(scope))
 
     @spanned("candidates")
     def candidates(self, scope: Scope, *, status: str | None = "pending") -> list[Candidate]:
         """This scope's captured candidates, oldest first (status None: all of them)."""
-        sk = self._scope(scope)
-        if status not in (None, "pending", "approved", "rejected"):
-            raise InvalidInput("status must be pending, approved, rejected or None")
-        with self.store.read() as tx:
-            return [candidate_of(r) for r in tx.candidates(sk.user, sk.assistant, status)]
+        return self.gate.candidates(self._scope(scope), status)
 
     @spanned("approve")
     def approve(self, scope: Scope, candidate_id: str) -> Stored:
         """Write a pending candidate into the typed drawer (ADD / UPDATE / REINFORCE as put())."""
-        row = self._pending(scope, candidate_id)
-        stored = self.put(scope, row.key, row.body, kind=row.kind, proof=row.proof)
-        with self.store.write("capture") as tx:
-            tx.decide_candidate(row.candidate_id, "approved", self._now(), stored.memory_id)
-        return stored
+        return self.gate.approve(self._scope(scope), candidate_id, self._putter(scope))
 
     @spanned("reject")
     def reject(self, scope: Scope, candidate_id: str) -> None:
         """Drop a pending candidate; its content is erased, its id and the decision are kept."""
-        row = self._pending(scope, candidate_id)
-        with self.store.write("capture") as tx:
-            tx.decide_candidate(row.candidate_id, "rejected", self._now(), None)
+        self.gate.reject(self._scope(scope), candidate_id)
 
-    def _pending(self, scope: Scope, candidate_id: str) -> CandidateRow:
-        sk = self._scope(scope)
-        with self.store.read() as tx:
-            rows = [
-                r for r in tx.candidates(sk.user, sk.assistant, "pending") if r.candidate_id == candidate_id
-            ]
-        if not rows:
-            raise NotFound("no pending candidate with that id in this scope: list them with candidates()")
-        return rows[0]
+    @spanned("reflect")
+    def end_session(self, scope: Scope) -> Reflection:
+        """The session is over: its STM turns move to MTM and reflection proposes candidates."""
+        return self.sessions.end(self._scope(scope), self._putter(scope), self._now())
+
+    @spanned("reflect")
+    def reflect(self, scope: Scope) -> Reflection:
+        """Reflection on demand: candidates from the scope's (or session's) recent turns."""
+        return self.sessions.reflect(self._scope(scope), self._putter(scope), self._now())
+
+    def _putter(self, scope: Scope) -> Put:
+        return lambda kind, key, body, proof: self.put(scope, key, body, kind=kind, proof=proof)
 
     @traced("search_memory", _describe)
     def context(self, scope: Scope, query: str, *, budget_tokens: int = 1000, k: int = 20) -> Context:

@@ -32,6 +32,7 @@ class Record:
     source: str | None = None
     recorded_at: datetime | None = None
     reason: str | None = None  # why this version was written (a correction's reason), if given
+    reinforced: int = 0  # restatements this version absorbed (REINFORCE: count +1, no duplicate)
 
     @property
     def ref(self) -> str:
@@ -84,6 +85,7 @@ class Maintenance:
     recovered_intents: int = 0
     summarized_segments: int = 0  # segment summaries and page notes refreshed
     erasures_completed: int = 0  # erasures a reader had kept in the -wal, now scrubbed from the file
+    reflected_candidates: int = 0  # candidates the idle window's reflection proposed (issue 15)
 
 
 class Forgotten(int):

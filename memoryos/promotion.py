@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from memoryos.extraction.write import TypedWriter
 from memoryos.failpoints import failpoint
 from memoryos.logs import get_logger
 from memoryos.policies import segments as segment_policy
@@ -365,8 +366,12 @@ class Promoter:
                 present = tx.segment(expected.segment_id) is not None
                 tx.emit(self.drafts.rollback(run_id, "mtm_to_lpm", user, assistant, source_present=present))
                 return 0
+            typed = TypedWriter(tx, run_id, user, assistant, now)  # reads what the scope knows once
             written = [
-                self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now) for d in distilled
+                typed.write(d)
+                if d.keyed
+                else self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now)
+                for d in distilled
             ]
             for (unit, derived), item in zip(written, distilled, strict=True):
                 tx.emit(

@@ -40,6 +40,14 @@ Durability = Literal["full", "normal"]
 NoStoreMode = Literal["reject", "redact"]
 #: One distillation's pages are listed in its receipts' derivedFrom (about 41 bytes each).
 MAX_DISTILL_BATCH = 64
+#: What typed extraction can extract (one handler each, memoryos.extraction); all on by default.
+EXTRACTION_KINDS = ("semantic", "episodic", "procedural", "taxonomic")
+#: What a captured candidate can be; `auto_approve_kinds` names those that skip the approval gate.
+CANDIDATE_KINDS = ("capability", "procedure", "rule", "fact")
+_KIND_SETS: dict[str, tuple[str, ...]] = {
+    "extraction_kinds": EXTRACTION_KINDS,
+    "auto_approve_kinds": CANDIDATE_KINDS,
+}
 _CHOICES: dict[str, tuple[str, ...]] = {
     "durability": ("full", "normal"),
     "no_store_mode": ("reject", "redact"),
@@ -72,6 +80,11 @@ class Config:
     background_interval_seconds: float = 5.0
     stale_after_days: float = 90.0
     retired_after_days: float = 180.0
+    # Disabling a kind stops only its automatic extraction: the host can still put() that kind.
+    # (Tuples in a fixed order, so that a Config is plain JSON data; any list or set of names is taken.)
+    extraction_kinds: tuple[str, ...] = EXTRACTION_KINDS
+    # Explicit policy: candidates of these kinds are approved as they are proposed. Empty by default.
+    auto_approve_kinds: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -81,6 +94,8 @@ class Config:
                     raise ConfigError(f"config {spec.name} must be one of {', '.join(_CHOICES[spec.name])}")
             elif spec.name == "no_store_families":
                 self._check_families(value)
+            elif spec.name in _KIND_SETS:
+                object.__setattr__(self, spec.name, _kinds(spec.name, value))
             elif isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
                 raise ConfigError(f"config {spec.name} must be a finite number, got {value!r}"[:200])
             elif value <= 0 and spec.name != "segment_similarity":
@@ -122,6 +137,16 @@ class Config:
         if unknown:
             raise ConfigError(f"unknown config fields: {', '.join(sorted(unknown))}")
         return replace(self, **changes)
+
+
+def _kinds(name: str, value: object) -> tuple[str, ...]:
+    """Some of the kinds `name` allows, in their canonical order."""
+    allowed = _KIND_SETS[name]
+    if isinstance(value, str) or not isinstance(value, tuple | list | set | frozenset):
+        raise ConfigError(f"config {name} must be a list of some of {', '.join(allowed)}")
+    if not set(value) <= set(allowed):
+        raise ConfigError(f"config {name} must name only some of {', '.join(allowed)}")
+    return tuple(kind for kind in allowed if kind in value)
 
 
 # Upper bounds by unit, so that every derived time stays a datetime and every count a 64-bit integer.

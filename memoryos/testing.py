@@ -4,7 +4,10 @@
 that misbehaves on request: slow, failing, rate-limited, answering garbage, or not there at all.
 Its `normal` answers are computed from the request, so a test can predict them:
 
-- an extraction request (`{"pages": [...]}`) gets one record per page whose body is the page's text;
+- an extraction request (`{"pages": [...]}`) gets one record per page whose body is the page's text
+  (of the kind the request names, if it names one: typed extraction asks once per kind);
+- a reflection request (`{"reflect": [...]}`) gets one `fact` candidate per user turn, keyed
+  `fact:` and its first three words;
 - a notes request (`{"segment": [...]}`) gets the first sentence of each page as its summary, those
   joined as the segment's, and `continues` where a page shares a long word with the one before;
 - anything else gets "ok".
@@ -75,7 +78,11 @@ def answer_for(request: Any) -> str:
         return "ok"
     if isinstance(data, dict) and isinstance(data.get("pages"), list):
         records = [_record_for(page) for page in data["pages"]]
+        if data.get("kind") in ("semantic", "episodic", "procedural", "taxonomic"):  # one kind asked for
+            records = [{**r, "kind": data["kind"]} for r in records]
         return orjson.dumps({"records": [r for r in records if r["body"]]}).decode()
+    if isinstance(data, dict) and isinstance(data.get("reflect"), list):
+        return orjson.dumps({"candidates": _reflected(data["reflect"])}).decode()
     if isinstance(data, dict) and isinstance(data.get("segment"), list):
         return orjson.dumps(_notes_for([_text_of(p) for p in data["segment"]])).decode()
     return "ok"
@@ -103,6 +110,17 @@ def _record_for(page: Any) -> dict[str, str]:
     if role == "assistant":
         return {"list": "assistant_knowledge", "kind": "procedural", "body": text}
     return {"list": "user_knowledge", "kind": "semantic", "body": text}
+
+
+def _reflected(turns: list[Any]) -> list[dict[str, str]]:
+    """One `fact` candidate per user turn, keyed by its first three words."""
+    out = []
+    for turn in turns:
+        text = _text_of(turn)
+        words = re.findall(r"[a-z0-9]+", text.lower())[:3]
+        if isinstance(turn, dict) and turn.get("role") == "user" and words:
+            out.append({"kind": "fact", "key": "fact:" + "-".join(words), "body": text})
+    return out
 
 
 def _first_sentence(text: str) -> str:

@@ -93,6 +93,7 @@ def record_of(unit: Unit) -> Record:
         source=unit.source,
         recorded_at=from_micros(unit.created_at),
         reason=unit.reason,
+        reinforced=unit.reinforced,
     )
 
 

@@ -34,6 +34,7 @@ SLICES = {
     ],
     "bench_llm_offpath.py": ["--runs", "1", "--turns", "14", "--delay", "0.05"],
     "bench_mcp.py": ["--pairs", "10", "--runs", "1"],
+    "bench_capture.py": ["--quick", "--no-write"],
 }
 WRITES_OUT = {
     "bench_core.py",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from memoryos.policies import nostore
+from memoryos.policies import commands, nostore
 
 EVENT_TYPES = frozenset(
     {
@@ -46,7 +46,7 @@ MAX_TARGET = 256
 MAX_TEXT = 4096
 MAX_SLUG = 60
 MAX_IN_BODY = 500  # a longer command or instruction is a script or an essay, not something to recall
-CandidateKind = Literal["capability", "procedure", "rule"]
+CandidateKind = Literal["capability", "procedure", "rule", "fact"]  # "fact": reflection only
 
 
 # -- the event ---------------------------------------------------------------------------------------
@@ -55,7 +55,9 @@ CandidateKind = Literal["capability", "procedure", "rule"]
 @dataclass(frozen=True)
 class Event:
     """One thing the host saw happen. `command`: the command line or tool call; `exit_status`: its
-    result (0 is success, None unknown); `target`: what it acted on; `text`: a user's instruction."""
+    result (0 is success, None unknown); `target`: what it acted on; `text`: a user's instruction;
+    `output`: the tail of what the command printed, read only to tell a success from a failure when
+    the exit status is unknown (it never enters a candidate)."""
 
     type: str
     command: str | None = None
@@ -63,12 +65,14 @@ class Event:
     target: str | None = None
     text: str | None = None
     at: datetime | None = None
+    output: str | None = None
 
     def __post_init__(self) -> None:
         # Messages name the field, never its value: an event may carry a credential.
         if not isinstance(self.type, str) or self.type not in EVENT_TYPES:
             raise ValueError(f"event type must be one of {', '.join(sorted(EVENT_TYPES))}")
-        for name, limit in (("command", MAX_COMMAND), ("target", MAX_TARGET), ("text", MAX_TEXT)):
+        limits = (("command", MAX_COMMAND), ("target", MAX_TARGET), ("text", MAX_TEXT), ("output", MAX_TEXT))
+        for name, limit in limits:
             value = getattr(self, name)
             if value is not None and (not isinstance(value, str) or len(value) > limit):
                 raise ValueError(f"event {name} must be text of at most {limit} characters, or null")
@@ -144,7 +148,28 @@ def _when(event: Event) -> str:
 
 
 def _success_proof(event: Event) -> str:
-    return f"exit {event.exit_status}{_when(event)}"
+    result = "output says passed" if event.exit_status is None else f"exit {event.exit_status}"
+    return f"{result}{_when(event)}"
+
+
+_FAILED_OUTPUT = re.compile(
+    r"\b(?:[1-9]\d* (?:failed|errors?)|failed|failure|error:|fatal:|exception|traceback|denied|refused|"
+    r"not found|timed out|aborted)\b",
+    re.IGNORECASE,
+)
+_PASSED_OUTPUT = re.compile(
+    r"\b(?:\d+ passed|all tests passed|tests? passed|ok \(\d+ tests?\)|succeeded|successfully|"
+    r"deployed|published|build succeeded|done)\b",
+    re.IGNORECASE,
+)
+
+
+def failed_output(output: str | None) -> bool:
+    return output is not None and bool(_FAILED_OUTPUT.search(output))
+
+
+def passed_output(output: str | None) -> bool:
+    return output is not None and bool(_PASSED_OUTPUT.search(output)) and not failed_output(output)
 
 
 def _one_line(text: str) -> str:
@@ -161,81 +186,23 @@ def _target(event: Event) -> str | None:
     return target or None
 
 
-# -- what a command line is ------------------------------------------------------------------------
+# -- what a command line is (memoryos.policies.commands) ----------------------------------------
 
-_PARTS = re.compile(r"&&|\|\||[;|]")
-_TRIVIAL_PROGRAM = re.compile(
-    r"^(?:ls|ll|la|dir|cat|bat|cd|pushd|popd|pwd|echo|printf|head|tail|less|more|grep|rg|"
-    r"ag|find|fd|which|whereis|type|clear|history|man|whoami|id|date|tree|wc|stat|file|du|df|env|"
-    r"printenv|true|exit|open|code|vim?|nano|git\s+(?:status|log|diff|show|branch|blame|fetch))(?:\s|$)",
-    re.IGNORECASE,
-)
-# What a successful command is evidence of, first match wins: "make test" is a test, not a build.
-COMMAND_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE))
-    for kind, pattern in (
-        (
-            "test",
-            r"\b(?:pytest|tox|nox|jest|vitest|rspec|phpunit|ctest|(?:npm|yarn|pnpm)\s+(?:run\s+)?test|"
-            r"(?:cargo|go|dotnet|mix)\s+test|make\s+(?:test|check)|python\d?\s+-m\s+(?:pytest|unittest))\b",
-        ),
-        (
-            "publish",
-            r"\b(?:twine\s+upload|(?:npm|cargo|poetry|uv|pnpm|yarn)\s+publish|docker\s+push|"
-            r"gh\s+release\s+create|publish)\b",
-        ),
-        (
-            "deploy",
-            r"\b(?:deploy|rollout|helm\s+(?:install|upgrade)|kubectl\s+apply|terraform\s+apply|"
-            r"ansible-playbook|vercel\s+--prod)\b",
-        ),
-        (
-            "build",
-            r"\b(?:(?:npm|yarn|pnpm)\s+run\s+build|(?:cargo|go|dotnet|docker|bazel|gradlew?|uv)\s+build|"
-            r"mvn\s+(?:\w+\s+)*package|python\d?\s+-m\s+build|cmake\s+--build|make)\b",
-        ),
-        ("db_connect", r"^(?:psql|mysql|mariadb|mongosh|mongo|redis-cli|sqlite3|sqlcmd|cqlsh)\b"),
-        (
-            "auth",
-            r"^(?:ssh|gcloud\s+auth|aws\s+sso\s+login|az\s+login|docker\s+login|gh\s+auth\s+login|"
-            r"vault\s+login|npm\s+login|kubectl\s+config\s+use-context)\b",
-        ),
-    )
-)
-# Credentials on a command line that the general no-store rule does not know the shape of.
-COMMAND_SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "secret:inline_env",
-        re.compile(r"\b[A-Z_]*(?:PASSWORD|PASSWD|PWD|TOKEN|SECRET|API_KEY|APIKEY)=\S+", re.IGNORECASE),
-    ),
-    ("secret:password_flag", re.compile(r"--(?:password|passwd|token|secret|api-key)(?:=|\s+)\S+")),
-    ("secret:password_flag", re.compile(r"\b(?:mysql|mariadb|mysqldump|mysqladmin)\b.*\s-p\S+")),
-    ("secret:basic_auth", re.compile(r"\s(?:-u|--user)\s+\S+:\S+")),
-)
-
-
-_PREFIX = re.compile(r"^\s*(?:sudo\s+|env\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*")
-
-
-def _parts(command: str) -> list[str]:
-    """The simple commands of a compound one, without `sudo` or leading VAR=value assignments."""
-    return [_PREFIX.sub("", p).strip() for p in _PARTS.split(command) if _PREFIX.sub("", p).strip()]
+COMMAND_SECRETS = commands.SECRET_FLAGS
 
 
 def is_trivial_command(command: str) -> bool:
     """True when every part of a compound command only looks around (ls, cat, cd, git status, ...)."""
-    parts = _parts(command)
-    return bool(parts) and all(_TRIVIAL_PROGRAM.match(p) for p in parts)
+    return commands.is_trivial(command)
 
 
 def essential(command: str) -> str:
     """The parts of a command that do something: `cd app && make` is about `make`."""
-    return " && ".join(p for p in _parts(command) if not _TRIVIAL_PROGRAM.match(p))
+    return commands.essential(command)
 
 
 def command_kind(command: str) -> str | None:
-    parts = _parts(command)
-    return next((kind for kind, pattern in COMMAND_KINDS if any(pattern.search(p) for p in parts)), None)
+    return commands.command_kind(command)
 
 
 # -- what an instruction is ------------------------------------------------------------------------
@@ -247,13 +214,19 @@ IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "en",
             r"^(?:never|always|don['’]?t|do not|must not|mustn['’]t|avoid|make sure|remember to|"
-            r"you (?:must|should) (?:never|always|not))\b",
+            r"you (?:must|should) (?:never|always|not)|from now on|going forward|from here on|henceforth|"
+            r"from this point on|in (?:the )?future|by default|as a rule|"
+            r"prefer\s.+\sover\s|stop\s+(?:using|doing|adding|calling|writing|running|putting)|"
+            r"(?:in|for|across)\s+(?:this|the|our)\s+"
+            r"(?:repo|repository|project|codebase|team|company|org)\b.*\b(?:we|you|always|never)\b)\b",
         ),
         (
             "fr",
             r"^(?:jamais|toujours|évite[rz]?|interdiction de|"
-            r"n['’]\w+\s+(?:jamais|pas)|ne\s+\w+\s+(?:jamais|pas))\b",
+            r"n['’]\w+\s+(?:jamais|pas)|ne\s+(?:\w+\s+)?(?:jamais|pas)|désormais|à l['’]avenir)\b",
         ),
+        # a condition or a heading before the order: "Whenever you bump the version, ...", "Rule: ..."
+        ("en", r"^(?:whenever\b[^,]+,|(?:\w+\s+){0,1}rules?\b[^:]{0,40}:)"),
         ("de", r"^(?:niemals|nie|immer|keine?n?|nicht|vermeide)\b"),
         ("es", r"^(?:nunca|siempre|jamás|evita|no\s+(?:toques|uses|borres|hagas|modifiques|ejecutes))\b"),
         ("zh", r"^(?:永远不要|绝不|不要|别|总是|始终|务必)"),  # no \b: CJK words are not space-delimited
@@ -261,11 +234,26 @@ IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
+# Said with an imperative's words, but no standing order: a dismissal, a feeling, a habit, a question,
+# or an order meant only for now ("don't worry about the failing test for now").
+NOT_STANDING = re.compile(
+    r"^(?:never ?mind|don['’]?t worry|no worries|always (?:happy|glad|nice|good|fun|great|a pleasure)|"
+    r"never (?:remember|knew|know|thought|heard|seen|understood|mind))\b"
+    r"|\b(?:for now|just this once|this (?:one )?time|right now|for today|today only|for the moment)\b"
+    r"|\?\s*$",
+    re.IGNORECASE,
+)
+# Said anywhere in the sentence, these make an order a standing one: "use X from here on".
+STANDING = re.compile(r"\b(?:from now on|from here on|going forward|henceforth|every time|each time)\b", re.I)
+
+
 def imperative(text: str) -> str | None:
     """The standing instruction in `text` without a leading 'please', or None if it is not one."""
     instruction = _POLITE.sub("", _one_line(text))
-    if not instruction or len(instruction) > MAX_IN_BODY:
+    if not instruction or len(instruction) > MAX_IN_BODY or NOT_STANDING.search(instruction):
         return None
+    if STANDING.search(instruction):
+        return instruction
     for _, pattern in IMPERATIVES:
         lead = pattern.search(instruction)
         # "Never." alone says nothing: an instruction needs something after its imperative.
@@ -283,7 +271,7 @@ def _nothing(event: Event) -> Candidate | None:
 
 def _subject(event: Event, command: str | None) -> tuple[str, str] | None:
     """(key source, words for the body): the target if known, else what the command does."""
-    target = _target(event)
+    target = _target(event) or commands.subject(command or "", event.type)
     if target is not None:
         return target, f" {target}"
     doing = essential(command or "")
@@ -317,6 +305,7 @@ def _connection(event: Event) -> Candidate | None:
     subject = _subject(event, command)
     if subject is None:
         return None
+    command = None if command is None else commands.ssh_login_form(command)
     how = f" with `{command}`" if command else (" (database)" if event.type == "db_connect" else "")
     body = (f"connect to{subject[1]}" if subject[1] else "connect") + how
     return Candidate("capability", f"connect:{slug(subject[0])}", body, _success_proof(event))
@@ -360,7 +349,9 @@ RULES: tuple[Rule, ...] = (
     Rule("instruction", lambda e: e.type == "instruction", _instruction),
     Rule("trivial_command", lambda e: is_trivial_command(e.command or ""), _nothing),
     Rule("failed", lambda e: e.exit_status is not None and e.exit_status != 0, _nothing),
-    Rule("unconfirmed", lambda e: e.exit_status is None, _nothing),  # only a known success is evidence
+    Rule("failed_output", lambda e: e.exit_status is None and failed_output(e.output), _nothing),
+    # only a known success is evidence: an exit status of 0, or output that says it passed
+    Rule("unconfirmed", lambda e: e.exit_status is None and not passed_output(e.output), _nothing),
     Rule("shipped", lambda e: e.type in ("deploy", "publish"), _shipped),
     Rule("procedure", lambda e: e.type in ("build", "test"), _procedure),
     Rule("connection", lambda e: e.type in ("auth", "db_connect"), _connection),
@@ -374,9 +365,9 @@ def secret_in(candidate: Candidate) -> str | None:
         found = nostore.scan(text)
         if found:
             return found[0].reason
-        for reason, pattern in COMMAND_SECRETS:
-            if pattern.search(text):
-                return reason
+        reason = commands.secret_reason(text)
+        if reason:
+            return reason
     return None
 
 
@@ -395,7 +386,7 @@ def classify(event: Event) -> Candidate | None:
 
 
 __all__ = [
-    "COMMAND_KINDS",
+    "COMMAND_SECRETS",
     "EVENT_TYPES",
     "IMPERATIVES",
     "RULES",

@@ -15,7 +15,7 @@ from memoryos.policies.text import keywords, sentences, tokens
 
 LISTS = ("profile", "user_knowledge", "assistant_knowledge")
 KNOWLEDGE_CHARS = 400
-_PROFILE = re.compile(
+PROFILE = re.compile(
     r"\b(i am|i'm|my name is|i work|i live|i like|i love|i prefer|i hate|i use|i need|my favou?rite)\b",
     re.IGNORECASE,
 )
@@ -37,6 +37,10 @@ class Distilled:
     source_ids: tuple[str, ...]  # turn ids
     kind: str | None = None  # an extraction kind (semantic, episodic, procedural, taxonomic) if known
     degraded: bool = False  # produced by a fallback path (e.g. no model reachable)
+    # A typed item is reconciled with the scope's records (memoryos.extraction.reconcile) under the
+    # subject key its sentence names, if any; an untyped digest is only deduplicated by content.
+    subject: str | None = None
+    keyed: bool = False
 
 
 class Summarizer(Protocol):
@@ -94,7 +98,7 @@ class ExtractiveSummarizer:
         user_pages = [p for p in pages if p.role == "user"]
         for page in user_pages:
             for sentence in sentences(page.text):
-                if _PROFILE.search(sentence):
+                if PROFILE.search(sentence):
                     out.append(_record("profile", sentence[:1000], [page]))
         for list_name, role_pages in (
             ("user_knowledge", user_pages),

@@ -7,6 +7,7 @@ and every unit handed out is receipted as retrieved. Nothing here reads another 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memoryos.model import Context, Excluded, Hit, Recall, Topic
@@ -23,6 +24,9 @@ from receipts import uuid7
 MAX_EVIDENCE = 5  # the turns a hit names as its evidence, most relevant to the query first
 EXPLAIN_LIMIT = 200
 NAMED_KEYS_LIMIT = 10_000
+RELATED_LIMIT = 20  # guiding records a context block reads at most, before the budget chooses
+#: What an agent must see before it declares a task impossible, or does what it was told not to.
+GUIDING_KINDS = frozenset({"capability", "rule", "procedure"})
 
 
 class Retriever:
@@ -105,20 +109,27 @@ class Retriever:
 
     # -- context -------------------------------------------------------------------------------
     def context(self, sk: ScopeKey, query: str, budget: int, k: int, now: int) -> Context:
-        """Drawer records whose key the query names, then the best recalled units (each with the
-        page it continues, when both fit), whole items only, within `budget` tokens."""
+        """Drawer records whose key the query names; then the capability, rule and procedure
+        records relevant to the query (what the agent can do here and must not do: "check memory
+        before declaring a task impossible"); then the best recalled units (each with the page it
+        continues, when both fit); whole items only, within `budget` tokens."""
         with self.store.read() as tx:
-            named = [
+            keys = tx.drawer_keys(sk.user, sk.assistant, NAMED_KEYS_LIMIT)
+            named_keys = [key for key in keys if key.lower() in query.lower()]
+            named = [valid_at(tx.key_versions(sk.user, sk.assistant, key), now) for key in named_keys]
+            related = [
                 valid_at(tx.key_versions(sk.user, sk.assistant, key), now)
-                for key in tx.drawer_keys(sk.user, sk.assistant, NAMED_KEYS_LIMIT)
-                if key.lower() in query.lower()
+                for key in related_keys(query, [key for key in keys if key not in named_keys])
             ]
         plan = self.plan(sk, query)
-        found = [] if plan is None else self.store.search(plan, sk.user, sk.assistant, now, k)
+        found = [] if plan is None else self.store.search(plan, sk.user, sk.assistant, now, _fetch(k))
+        units = [h.unit for h in found]
+        guiding = [u for u in related if u is not None and u.kind in GUIDING_KINDS]
+        guiding += [u for u in units if u.tier == "lpm" and u.kind in GUIDING_KINDS and u.key]
         pairs: list[tuple[Unit | None, Unit]] = [
-            (None, u) for u in named if u is not None and u.status != "retired"
+            (None, u) for u in [*named, *guiding] if u is not None and u.status != "retired"
         ]
-        pairs += self.threads(sk, [h.unit for h in found], now)
+        pairs += self.threads(sk, units[:k], now)
         chosen = _fit(pairs, budget)
         run_id = self.retrieved(sk, chosen, now)
         lines = [context_line(u) for u in chosen]
@@ -161,6 +172,20 @@ class Retriever:
             )
             for s in hottest
         ]
+
+
+def _key_terms(text: str) -> set[str]:
+    return {term for variants in query_words(re.sub(r"[:_./-]+", " ", text)) for term in variants}
+
+
+def related_keys(query: str, keys: Sequence[str], limit: int = RELATED_LIMIT) -> list[str]:
+    """Keys that share a meaningful word with the query ("deploy it" and `deploy:blyck`), most
+    shared words first, then in key order; at most `limit`."""
+    wanted = _key_terms(query)
+    if not wanted:
+        return []
+    shared = [(len(_key_terms(key) & wanted), key) for key in keys]
+    return [key for count, key in sorted(shared, key=lambda s: (-s[0], s[1])) if count][:limit]
 
 
 def _fit(pairs: Sequence[tuple[Unit | None, Unit]], budget: int) -> list[Unit]:

@@ -51,6 +51,14 @@ def converse(mem: memoryos.Memory, scope: memoryos.Scope, turns: int, start: int
         )
 
 
+def converse_maintained(mem: memoryos.Memory, scope: memoryos.Scope, turns: int, every: int = 7) -> None:
+    """converse(), with a maintain() pass after every `every` turns: extraction runs there, never
+    inside remember() (issue 15)."""
+    for start in range(0, turns, every):
+        converse(mem, scope, min(every, turns - start), start=start)
+        mem.maintain()
+
+
 @pytest.fixture
 def whole_segment_reads_refused(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Reading every page of a segment is what made promotion linear: refuse it outright."""
@@ -81,7 +89,7 @@ class TestIncrementalDistillation:
         self, db: Path, clock: FakeClock, alice: memoryos.Scope, whole_segment_reads_refused: None
     ) -> None:
         with memoryos.open(db, clock=clock) as mem:
-            converse(mem, alice, 70)
+            converse_maintained(mem, alice, 70)
             batches = started(db)
             assert len(batches) == 10  # every full-STM promotion of 7 pages made the segment hot
             assert all(len(b) == 7 for b in batches)
@@ -92,7 +100,7 @@ class TestIncrementalDistillation:
         self, db: Path, clock: FakeClock, alice: memoryos.Scope
     ) -> None:
         with memoryos.open(db, clock=clock) as mem:
-            converse(mem, alice, 70)
+            converse_maintained(mem, alice, 70)
         batches = started(db)
         runs = {r["runId"]: r for r in outbox(db) if r["status"] == "started"}
         records = [r for r in outbox(db) if r["boundary"] == "mtm_to_lpm" and r["status"] == "committed"]
@@ -137,7 +145,7 @@ class TestIncrementalDistillation:
         self, db: Path, clock: FakeClock, alice: memoryos.Scope
     ) -> None:
         with memoryos.open(db, clock=clock) as mem:
-            converse(mem, alice, 7)
+            converse_maintained(mem, alice, 7)
             before = len(outbox(db))
             for _ in range(6):
                 mem.recall(alice, "blyck release")
@@ -217,10 +225,13 @@ class TestStoreOrderAndUpgrades:
         # SQLite hands out a deleted newest rowid again: the segment's mark must not cover it.
         with memoryos.open(db, clock=clock, stm_capacity=1, heat_threshold=1.5) as mem:
             mem.remember(alice, f"{TOPIC} first")
+            mem.maintain()
             last = mem.remember(alice, f"{TOPIC} second")
+            mem.maintain()
             assert len(started(db)) == 2
             mem.forget(alice, last.memory_id, reason="user request")
             mem.remember(alice, f"{TOPIC} third")
+            mem.maintain()
             newest = page_refs(mem)[-1]
             assert started(db)[-1] == [newest]
             assert mem.check() == []

@@ -90,7 +90,9 @@ class TestPositiveEvents:
             ("npm publish --access public", "capability", "publish:npm-publish-access-public"),
             ("cargo build --release", "procedure", "build:cargo-build-release"),
             ("helm upgrade api ./chart", "capability", "deploy:helm-upgrade-api-chart"),
-            ("psql -h db.internal app", "capability", "connect:psql-h-db-internal-app"),
+            ("psql -h db.internal app", "capability", "connect:db-internal"),
+            ("aws s3 cp dist/ s3://blyck-releases --recursive", "capability", "deploy:blyck-releases"),
+            ("rsync -az build/ deploy@web1.example.net:/srv/app", "capability", "deploy:web1-example-net"),
             ("gh auth login", "capability", "connect:gh-auth-login"),
         ],
     )
@@ -98,6 +100,39 @@ class TestPositiveEvents:
         candidate = classify(Event("command", command=command, exit_status=0))
         assert candidate is not None and (candidate.kind, candidate.key) == (kind, key)
         assert f"`{command}`" in candidate.body
+
+    def test_an_ssh_login_is_a_connection_to_its_host_written_without_the_email_shape(self) -> None:
+        candidate = classify(Event("command", command="ssh -p 2222 ops@bastion.internal", exit_status=0))
+        assert candidate is not None and candidate.key == "connect:bastion-internal"
+        assert "`ssh -p 2222 -l ops bastion.internal`" in candidate.body
+
+    @pytest.mark.parametrize(
+        ("command", "key"),
+        [
+            ("pytest -q 2>&1 | tail -5", "test:pytest-q"),
+            ("ssh -i ~/.ssh/id_ed25519 -p 2222 deploy@10.0.0.5 uptime", "connect:10-0-0-5"),
+        ],
+    )
+    def test_redirections_and_flag_values_are_not_what_a_command_acts_on(
+        self, command: str, key: str
+    ) -> None:
+        candidate = classify(Event("command", command=command, exit_status=0))
+        assert candidate is not None and candidate.key == key
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            'git commit -m "fix the deploy script"',
+            "kubectl logs deploy/api",
+            "kubectl rollout status deployment/api",
+            "terraform plan",
+            "aws s3 cp s3://blyck-releases/app.tgz .",
+            "git push origin main",
+            "make clean",
+        ],
+    )
+    def test_a_keyword_in_an_argument_or_a_read_only_subcommand_is_no_action(self, command: str) -> None:
+        assert classify(Event("command", command=command, exit_status=0)) is None
 
     @pytest.mark.parametrize(
         "text",
@@ -184,7 +219,7 @@ class TestNegativeEvents:
                 "secret:password_flag",
             ),
             (
-                Event("command", command="curl -u ops:hunter2 https://x/deploy", exit_status=0),
+                Event("deploy", command="curl -u ops:hunter2 https://x/deploy", exit_status=0, target="x"),
                 "secret:basic_auth",
             ),
             (Event("auth", exit_status=0, target="ops@example.com"), "pii:email"),
@@ -327,3 +362,48 @@ def test_a_failure_is_never_a_candidate(event: Event) -> None:
 def test_slug_is_slug_like_and_bounded(text: str) -> None:
     result = slug(text)
     assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", result) and len(result) <= MAX_SLUG
+
+
+class TestRawCommandsBeyondTheCorpus:
+    """Shapes written after the independent corpus was scored, to check the fixes it prompted are
+    general (none of these lines is in it)."""
+
+    @pytest.mark.parametrize(
+        ("command", "kind"),
+        [
+            ("fly deploy --app blyck-web", "capability"),
+            ("npx cdk deploy BlyckStack", "capability"),
+            ("./scripts/release.sh v2", "capability"),
+            ("gem push blyck-1.0.gem", "capability"),
+            ("ssh -J bastion admin@db1.internal", "capability"),
+            ("just test", "procedure"),
+            ("pnpm run test:unit", "procedure"),
+            ("make -C web build", "procedure"),
+            ('sh -c "cd web && npm test"', "procedure"),
+        ],
+    )
+    def test_actions_are_recognised_by_program_task_or_script(self, command: str, kind: str) -> None:
+        candidate = classify(Event("command", command=command, exit_status=0))
+        assert candidate is not None and candidate.kind == kind
+
+    @pytest.mark.parametrize(
+        "command",
+        ["docker compose up -d", "kubectl -n prod get pods", "cat deploy.sh", "npm ci", "git pull --rebase"],
+    )
+    def test_local_routine_and_reads_are_not_candidates(self, command: str) -> None:
+        assert classify(Event("command", command=command, exit_status=0)) is None
+
+    @pytest.mark.parametrize(
+        ("text", "rule"),
+        [
+            ("From now on reply in English.", True),
+            ("Whenever tests fail, show me the first error.", True),
+            ("Prefer httpx over requests in new code.", True),
+            ("Please stop using tabs in YAML files.", True),
+            ("never mind that", False),
+            ("Could you never use emojis?", False),
+            ("Just this once, push directly.", False),
+        ],
+    )
+    def test_standing_orders_and_one_offs(self, text: str, rule: bool) -> None:
+        assert (classify(Event("instruction", text=text)) is not None) is rule

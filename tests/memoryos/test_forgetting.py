@@ -25,6 +25,7 @@ class TestErasure:
         with memoryos.open(db, clock=clock) as mem:
             turns = [mem.remember(alice, f"{CANARY} I prefer rust for blyck, note {i}.") for i in range(7)]
             mem.put(alice, "secret-ish", f"{CANARY} in a record")
+            mem.maintain()
             assert CANARY.encode() in file_bytes(db)
             assert mem.status()["tiers"]["lpm"] > 1  # the canary reached LPM through distillation
             for stored in turns:

@@ -78,7 +78,9 @@ class TestHeatAndLpm:
             mem.remember(alice, f"I prefer rust for the blyck build tool, note {i}.").memory_id
             for i in range(7)
         ]
-        # 7 pages + recency already exceed the threshold of 5, so the promotion distils at once
+        assert tier_counts(mem)["lpm"] == 0  # extraction never runs inside remember() (issue 15)
+        # 7 pages + recency already exceed the threshold of 5, so the next maintain() distils
+        assert mem.maintain().distilled_segments == 1
         assert tier_counts(mem)["lpm"] > 0
         distilled = [r for r in outbox(db) if r["boundary"] == "mtm_to_lpm"]
         assert distilled[0]["status"] == "started"
@@ -222,6 +224,7 @@ class TestForget:
         self, mem: memoryos.Memory, alice: memoryos.Scope
     ) -> None:
         stored = [mem.remember(alice, f"I prefer rust for blyck, note {i}.") for i in range(7)]
+        mem.maintain()
         assert tier_counts(mem)["lpm"] > 0
         mem.forget(alice, stored[0].memory_id)
         for hit in mem.recall(alice, "rust blyck note", k=50).hits:
@@ -296,8 +299,9 @@ class TestStore:
         try:
             with memoryos.open(db, clock=clock) as mem:
                 for i in range(7):
-                    mem.remember(alice, f"I like rust, note {i}.")  # the 7th commits; its distillation fails
-                assert mem.lifecycle.followups.deferred == {"promotion": 1}
+                    mem.remember(alice, f"I like rust, note {i}.")  # the 7th makes the segment hot
+                with pytest.raises(memoryos.InjectedFault):
+                    mem.maintain()  # its distillation fails after the intent
         finally:
             fp.arm("")
         clock.advance(minutes=10)  # past the intent grace period of a live owner
@@ -317,9 +321,10 @@ class TestStore:
         with memoryos.open(db, clock=clock, stm_capacity=3, mtm_capacity=1, heat_threshold=3) as mem:
             fp.arm("mtm_to_lpm.after_intent=1*raise")
             try:
-                for i in range(3):  # the third turn commits; the distillation it starts fails, deferred
+                for i in range(3):  # the third turn makes the segment hot
                     mem.remember(alice, f"espresso grinder beans crema {i}")
-                assert mem.lifecycle.followups.deferred == {"promotion": 1}
+                with pytest.raises(memoryos.InjectedFault):
+                    mem.maintain()  # the distillation it starts fails after the intent
             finally:
                 fp.arm("")
             for i in range(3):  # another topic: the hot segment is evicted, with evict receipts

@@ -226,6 +226,8 @@ PUBLIC_CALLS: list[tuple[str, Call, str, dict[str, object]]] = [
     ("candidates", lambda p, _: p.mem.candidates(SCOPE), "memoryos.candidates", {}),
     ("approve", lambda p, _: p.mem.approve(SCOPE, p.candidate), "memoryos.approve", {}),
     ("reject", lambda p, _: p.mem.reject(SCOPE, p.candidate), "memoryos.reject", {}),
+    ("reflect", lambda p, _: p.mem.reflect(SCOPE), "memoryos.reflect", {}),
+    ("end_session", lambda p, _: p.mem.end_session(SCOPE), "memoryos.reflect", {}),
     ("generated", lambda p, _: p.mem.generated(SCOPE, p.run_id, depends_on=[p.turn.ref]),
      "memoryos.generated", {}),
     ("maintain", lambda p, _: p.mem.maintain(), "memoryos.maintenance", {}),

@@ -1,0 +1,115 @@
+"""Reconciliation of an extracted item with what the scope already knows: ADD, UPDATE or REINFORCE.
+
+Matching is deterministic, and these are its rules, in order:
+
+1. **Same subject key.** An item whose subject is known ("my home airport is …" has the subject
+   `fact:home-airport`) matches the active record under that key, whatever its kind: one active
+   value per key (DESIGN §7), so an approved `fact:home-airport` and an extracted one are one fact.
+2. **Same kind and lexical similarity.** Otherwise it matches the active record of the same kind
+   whose content words overlap most with its own, if that overlap (Jaccard, over lower-cased words
+   without stopwords) is at least `SIMILAR` (0.6).
+
+A matched item **REINFORCEs** the record when what they say is the same set of content words (a
+restatement), and **UPDATEs** it otherwise (a change: a new version of the record, the old one
+superseded and kept in history). Under a subject key, what they say is the words after the
+subject ("Reminder: my home airport is OAK" restates "My home airport is now OAK": both say
+{oak}); otherwise it is all their content words. An item that
+matches nothing is an **ADD**, under its subject key, or a key made from its first words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from memoryos.policies.capture import slug
+from memoryos.policies.text import STOPWORDS, tokens
+
+SIMILAR = 0.6
+#: Words that mark a restatement or a change, not what is stated: "now OAK" restates "OAK".
+FILLER = frozenset(
+    "now still again actually currently really anymore since meanwhile already new changed change "
+    "moved switched updated became become".split()
+)
+KEY_PREFIX = {"semantic": "fact", "episodic": "episode", "procedural": "how", "taxonomic": "taxonomy"}
+Action = Literal["add", "update", "reinforce"]
+
+
+@dataclass(frozen=True)
+class Known:
+    """An active record of the scope as matching sees it."""
+
+    ref: str
+    key: str | None
+    kind: str
+    body: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    action: Action
+    key: str
+    match: Known | None = None  # the record updated or reinforced
+    rule: str = "new"  # which matching rule decided: subject, similar or new
+
+
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(t for t in tokens(text) if t not in STOPWORDS and t not in FILLER and len(t) > 1)
+
+
+def similarity(a: str, b: str) -> float:
+    left, right = content_words(a), content_words(b)
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)
+
+
+def value_words(body: str, key: str | None) -> frozenset[str]:
+    """What a statement says about its subject: its content words after the subject's last word
+    ("my home airport is now OAK" under `fact:home-airport`: {oak}); all of them when the body does
+    not name the subject."""
+    subject = [w for w in re.split(r"[-:]", key.split(":", 1)[-1]) if w] if key else []
+    words = tokens(body)
+    last = max((i for i, w in enumerate(words) if subject and w == subject[-1]), default=-1)
+    if last < 0:
+        return content_words(body)
+    return frozenset(w for w in words[last + 1 :] if w not in STOPWORDS and w not in FILLER and len(w) > 1)
+
+
+def new_key(kind: str, body: str) -> str:
+    return f"{KEY_PREFIX.get(kind, kind)}:{slug(body, 40)}"
+
+
+ValueOf = Callable[[str], frozenset[str] | None]
+
+
+def _said(body: str, key: str, value_of: ValueOf | None) -> frozenset[str]:
+    value = None if value_of is None else value_of(body)
+    return value if value is not None else value_words(body, key)
+
+
+def decide(
+    kind: str, subject: str | None, body: str, known: Sequence[Known], value_of: ValueOf | None = None
+) -> Outcome:
+    """ADD, UPDATE or REINFORCE for one extracted item, by the rules in the module docstring."""
+    same_kind = [k for k in known if k.kind == kind]
+    match, rule = None, "new"
+    if subject is not None:
+        match = next((k for k in known if k.key == subject), None)
+        rule = "subject"
+    if match is None:
+        scored = sorted(((similarity(body, k.body), k) for k in same_kind), key=lambda s: (-s[0], s[1].ref))
+        if scored and scored[0][0] >= SIMILAR:
+            match, rule = scored[0][1], "similar"
+    if match is None:
+        return Outcome("add", subject or new_key(kind, body))
+    key = match.key or subject or new_key(kind, body)
+    # `value_of` (the extractor's own reading of a value, e.g. "Acme Robotics") is preferred
+    said = (_said(body, key, value_of), _said(match.body, key, value_of)) if rule == "subject" else None
+    if (said is not None and said[0] == said[1]) or (
+        said is None and content_words(body) == content_words(match.body)
+    ):
+        return Outcome("reinforce", key, match, rule)
+    return Outcome("update", key, match, rule)

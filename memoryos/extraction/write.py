@@ -1,0 +1,132 @@
+"""Writing what extraction found, reconciled with what the scope knows (memoryos.extraction.reconcile).
+
+Runs inside the distillation's commit transaction (memoryos.promotion), so every outcome commits
+with its receipt: ADD inserts a record; UPDATE inserts a new version of the matched record (same
+memory id and key, version + 1) and supersedes the old one, which stays in history, and the new
+version's receipt lists the old version in `derivedFrom` with the pages; REINFORCE adds one to the
+matched record's count and writes no duplicate. What it reads is bounded: the scope's records of
+the three knowledge lists (each capped at `lpm_list_capacity`) and the versions of one key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+
+from memoryos.extraction import reconcile
+from memoryos.extraction.handlers import semantic_value
+from memoryos.logs import get_logger
+from memoryos.policies.distill import LISTS, Distilled
+from memoryos.store.base import Transaction
+from memoryos.store.rows import Unit
+from memoryos.views import current_version
+from receipts import uuid7
+
+log = get_logger()
+LIVE = ("active", "stale")
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).casefold().encode()).hexdigest()
+
+
+class TypedWriter:
+    """Writes one distillation's typed items. What the scope knows is read once, when the first
+    item comes, and kept up to date as items are written, so a pass reads the knowledge lists once
+    however many items it writes (and a later item of the batch sees the earlier ones)."""
+
+    def __init__(self, tx: Transaction, run_id: str, user: str, assistant: str, now: int) -> None:
+        self.tx, self.run_id, self.user, self.assistant, self.now = tx, run_id, user, assistant, now
+        self._known: dict[str, Unit] | None = None
+
+    def known(self, subject: str | None) -> dict[str, Unit]:
+        """The scope's live keyed records by ref: the knowledge lists', and the one under
+        `subject` (whatever its list or kind: one active value per key)."""
+        if self._known is None:
+            units = [u for name in LISTS for u in self.tx.list_records(self.user, self.assistant, name)]
+            self._known = {u.ref: u for u in units if u.key and u.status in LIVE}
+        if subject is not None and not any(u.key == subject for u in self._known.values()):
+            current = current_version(self.tx.key_versions(self.user, self.assistant, subject))
+            if current is not None and current.status in LIVE:
+                self._known[current.ref] = current
+        return self._known
+
+    def write(self, item: Distilled) -> tuple[Unit, tuple[str, ...]]:
+        """Reconcile one typed item and write the outcome; returns the unit its receipt is about
+        and the refs that receipt derives it from."""
+        tx, now = self.tx, self.now
+        kind = item.kind or "semantic"
+        known = self.known(item.subject)
+        views = [reconcile.Known(u.ref, u.key, u.kind or "", u.body) for u in known.values()]
+        outcome = reconcile.decide(kind, item.subject, item.body, views, value_of=semantic_value)
+        log.info("reconciled", action=outcome.action, rule=outcome.rule)
+        if outcome.match is None:
+            unit = _add(
+                tx, self.run_id, item, kind, outcome.key, user=self.user, assistant=self.assistant, now=now
+            )
+            derived = item.derived_from
+        elif outcome.action == "reinforce":
+            current = known.pop(outcome.match.ref)
+            count = current.reinforced + 1
+            tx.update_unit(current.rowid or 0, reinforced=count, last_seen=now, status="active")
+            unit = replace(current, reinforced=count, last_seen=now, status="active")
+            derived = item.derived_from
+        else:
+            unit, derived = _update(tx, self.run_id, item, known.pop(outcome.match.ref), now)
+        known[unit.ref] = unit
+        return unit, derived
+
+
+def _add(
+    tx: Transaction, run_id: str, item: Distilled, kind: str, key: str, *, user: str, assistant: str, now: int
+) -> Unit:
+    unit = Unit(
+        memory_id=uuid7(),
+        version=1,
+        tier="lpm",
+        user_scope=user,
+        assistant_scope=assistant,
+        body=item.body,
+        created_at=now,
+        valid_from=now,
+        last_seen=now,
+        run_id=run_id,
+        list=item.list_name,
+        key=key,
+        kind=kind,
+        source_ids=item.source_ids,
+        derived_from=item.derived_from,
+        content_hash=_hash(item.body),
+    )
+    return replace(unit, rowid=tx.insert_unit(unit))  # a later item of the batch may update it
+
+
+def _update(
+    tx: Transaction, run_id: str, item: Distilled, current: Unit, now: int
+) -> tuple[Unit, tuple[str, ...]]:
+    """A new version of `current`; the old one superseded, valid until now, kept in history."""
+    closes = now if current.valid_until is None else min(current.valid_until, now)
+    tx.update_unit(current.rowid or 0, status="superseded", valid_until=max(closes, current.valid_from + 1))
+    derived = (current.ref, *item.derived_from)
+    unit = Unit(
+        memory_id=current.memory_id,
+        version=current.version + 1,
+        tier="lpm",
+        user_scope=current.user_scope,
+        assistant_scope=current.assistant_scope,
+        session=current.session,
+        body=item.body,
+        created_at=now,
+        valid_from=max(now, current.valid_from + 1),
+        last_seen=now,
+        run_id=run_id,
+        list=current.list or item.list_name,
+        key=current.key,
+        kind=current.kind or item.kind,
+        confidence=current.confidence,
+        source_ids=item.source_ids,
+        derived_from=derived,
+        content_hash=_hash(item.body),
+    )
+    unit = replace(unit, rowid=tx.insert_unit(unit))  # a later item of the batch may update it
+    return unit, derived

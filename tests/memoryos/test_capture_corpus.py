@@ -1,0 +1,67 @@
+"""Regression test on the independent activity-log corpus (bench/corpora/activity_log.jsonl, 441
+labelled events written without reading the classifier): candidate creation through observe() keeps
+precision >= 95% and recall >= 90% per kind, and never makes a candidate that carries a secret.
+The full figures, with the disagreements, are in bench/results/capture.md."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import memoryos
+from memoryos.policies import nostore
+
+CORPUS = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "activity_log.jsonl"
+KINDS = ("capability", "procedure", "rule")
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[dict[str, Any], Any]]:
+    lines = [orjson.loads(line) for line in CORPUS.read_bytes().splitlines() if line.strip()]
+    found = []
+    with memoryos.open(tmp_path_factory.mktemp("corpus") / "c.db") as mem:
+        for index, line in enumerate(lines):
+            scope = memoryos.Scope(user="corpus", assistant="capture", session=f"s{index}")
+            candidate = mem.observe(scope, line["event"])
+            if candidate is not None:
+                mem.reject(scope, candidate.candidate_id)  # one pending key per scope: keep lines apart
+            found.append((line, candidate))
+    return found
+
+
+def _expected(line: dict[str, Any]) -> str | None:
+    return line["expect"]["kind"] if line["expect"]["candidate"] else None
+
+
+def test_the_corpus_is_the_independent_one(outcomes: list[tuple[dict[str, Any], Any]]) -> None:
+    categories = Counter(line["expect"]["category"] for line, _ in outcomes)
+    assert len(outcomes) >= 360 and categories["credential"] >= 50 and categories["trivial"] >= 50
+
+
+@pytest.mark.parametrize("kind", [*KINDS, None], ids=[*KINDS, "any"])
+def test_candidate_creation_keeps_its_precision_and_recall(
+    outcomes: list[tuple[dict[str, Any], Any]], kind: str | None
+) -> None:
+    def hit(value: str | None) -> bool:
+        return value is not None if kind is None else value == kind
+
+    got = [(_expected(line), None if c is None else c.kind) for line, c in outcomes]
+    tp = sum(hit(e) and hit(g) for e, g in got)
+    fp = sum(hit(g) and not hit(e) for e, g in got)
+    fn = sum(hit(e) and not hit(g) for e, g in got)
+    assert tp / (tp + fp) >= 0.95, (tp, fp)
+    assert tp / (tp + fn) >= 0.90, (tp, fn)
+
+
+def test_no_candidate_carries_a_secret(outcomes: list[tuple[dict[str, Any], Any]]) -> None:
+    carrying = [
+        line["id"]
+        for line, c in outcomes
+        if c is not None
+        and (line["expect"]["category"] == "credential" or any(nostore.scan(t) for t in (c.key, c.body)))
+    ]
+    assert carrying == []

@@ -1,0 +1,91 @@
+"""The scripted multi-session conversation (bench/corpora/reconciliation.json, written by someone who
+had not read the code) driven through the public API, without a model and with the fake one.
+
+What must hold whatever the extractor understood: one active version per key, every change a new
+version whose receipt derives from the version before it, no record lost. How many of the script's
+expected ADD / UPDATE / REINFORCE events the store gets is a measured figure, not a promise: it is
+in bench/results/capture.md, and the floors below only keep it from regressing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import orjson
+import pytest
+
+import memoryos
+import receipts
+from memoryos.testing import FakeClock, FakeLLMServer
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "reconciliation.json"
+WHOLE = memoryos.Scope(user="dana", assistant="helper")
+
+
+def _at(text: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+@contextmanager
+def _model(on: bool, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    if not on:
+        yield
+        return
+    with FakeLLMServer("normal") as server:
+        monkeypatch.setenv("MEMORYOS_LLM_URL", server.url)
+        monkeypatch.setenv("MEMORYOS_LLM_MODEL", "fake")
+        yield
+
+
+def drive(db: Path) -> dict[str, list[memoryos.Record]]:
+    script = orjson.loads(SCRIPT.read_bytes())
+    clock = FakeClock(_at(script["sessions"][0]["timestamp"]))
+    with memoryos.open(db, clock=clock, heat_threshold=1.0) as mem:
+        for session in script["sessions"]:
+            clock.now = max(clock.now, _at(session["timestamp"]))
+            scope = memoryos.Scope(user="dana", assistant="helper", session=f"s{session['session']}")
+            for turn in session["turns"]:
+                mem.remember(scope, turn["text"], role=turn["role"])
+            mem.end_session(scope)
+            mem.maintain()
+        assert mem.check() == []
+        keys = [
+            k for (k,) in mem.store._live().execute("SELECT DISTINCT key FROM units WHERE key IS NOT NULL")
+        ]
+        return {key: mem.history(WHOLE, key) for key in keys}
+
+
+def _final_values_active(histories: dict[str, list[memoryos.Record]]) -> int:
+    script = orjson.loads(SCRIPT.read_bytes())
+    active = [
+        r.body.lower() for versions in histories.values() for r in versions if r.status in ("active", "stale")
+    ]
+    return sum(any(fact["final"].lower() in body for body in active) for fact in script["expected"])
+
+
+@pytest.mark.parametrize(("model", "floor"), [(False, 6), (True, 8)], ids=["no-model", "fake-model"])
+def test_the_scripted_conversation_keeps_one_active_version_per_key_and_its_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: bool, floor: int
+) -> None:
+    db = tmp_path / "r.db"
+    with _model(model, monkeypatch):
+        histories = drive(db)
+    assert histories
+    for versions in histories.values():
+        assert sum(r.status != "superseded" for r in versions) == 1
+        assert [r.version for r in versions] == list(range(1, len(versions) + 1))
+    lineage: dict[tuple[str, int], list[str]] = {
+        (r["memoryId"], r["version"]): r.get("derivedFrom", [])
+        for line in receipts.read_outbox(db)
+        if (r := line.receipt) is not None
+        and r.get("boundary") in ("mtm_to_lpm", "store")
+        and "memoryId" in r
+    }
+    for versions in histories.values():
+        for before, after in itertools.pairwise(versions):
+            assert before.ref in lineage[(after.memory_id, after.version)]  # UPDATE derives from the old
+    assert _final_values_active(histories) >= floor
