@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -15,7 +15,7 @@ class SegmentView:
 
 
 def choose_segment(
-    page_keywords: Collection[str], segments: Sequence[SegmentView], threshold: float
+    page_keywords: Collection[str], segments: Iterable[SegmentView], threshold: float
 ) -> str | None:
     """The most similar segment at or above the threshold; ties go to the newest. None: start one."""
     words = set(page_keywords)
