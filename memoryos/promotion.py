@@ -106,7 +106,8 @@ class Grown:
 
     @property
     def new_head(self) -> SegmentHead:
-        return replace(self.head, version=self.head.version + self.joined, pages=self.pages)
+        head = self.head
+        return SegmentHead(head.segment_id, head.version + self.joined, head.created_at, self.pages)
 
     @property
     def pages(self) -> int:
@@ -249,9 +250,10 @@ class Promoter:
             pages = [self._page_for(turn, placer.place(turn, now), run_id, now) for turn in turns]
             for turn, page in zip(turns, pages, strict=True):
                 tx.emit(self.drafts.promoted(run_id, turn, page))
-            self._move(tx, user, assistant, turns, pages)
-            failpoint("stm_to_mtm.after_pages")
             grown = placer.finished()
+            existing = {g.head.segment_id for g in grown if g.head.version}  # a new one has no pages
+            self._move(tx, user, assistant, turns, pages, existing=existing)
+            failpoint("stm_to_mtm.after_pages")
             self.write_segments(tx, grown, user, assistant, now)
             evicted = 0
             created = any(g.head.version == 0 for g in grown)
@@ -272,14 +274,19 @@ class Promoter:
 
     @staticmethod
     def _move(
-        tx: Transaction, user: str, assistant: str, turns: Sequence[Unit], pages: Sequence[Unit]
+        tx: Transaction,
+        user: str,
+        assistant: str,
+        turns: Sequence[Unit],
+        pages: Sequence[Unit],
+        *,
+        existing: set[str],
     ) -> None:
         """Each turn's row becomes its page in place (no index work: same words, same scope), unless
         that would put the page before a page its segment already holds: distillation reads a
-        segment's pages by rowid, so such a turn is deleted and its page inserted anew (at the end)."""
-        in_place, reinserted = _in_place(
-            turns, pages, tx.last_pages(sorted({p.segment_id or "" for p in pages}))
-        )
+        segment's pages by rowid, so such a turn is deleted and its page inserted anew (at the end).
+        Only the `existing` segments (not those this promotion creates) can hold pages already."""
+        in_place, reinserted = _in_place(turns, pages, tx.last_pages(sorted(existing)))
         if reinserted:
             tx.release_stm(user, assistant, [turn.memory_id for turn, _ in reinserted])
             tx.insert_units([page for _, page in reinserted])
@@ -291,10 +298,21 @@ class Promoter:
         Their summaries are left stale for maintain() to refresh (Segment.summary_stale)."""
         for g in grown:
             if g.head.version == 0:
-                segment = Segment(
-                    g.head.segment_id, user, assistant, g.keywords, "", 0, g.joined, now, now, g.joined
+                tx.put_segment(
+                    Segment(
+                        g.head.segment_id,
+                        user,
+                        assistant,
+                        g.keywords,
+                        "",
+                        0,
+                        g.joined,
+                        now,
+                        now,
+                        g.joined,
+                        pages=g.joined,
+                    )
                 )
-                tx.put_segment(replace(segment, pages=g.joined))
         tx.grow_segments([(g.head.segment_id, g.keywords, g.joined) for g in grown if g.head.version])
 
     def _page_for(self, turn: Unit, segment_id: str, run_id: str, now: int) -> Unit:
