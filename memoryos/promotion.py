@@ -28,7 +28,7 @@ from memoryos.policies import segments as segment_policy
 from memoryos.policies.distill import Distilled, PageView, Summarizer, undistilled_after
 from memoryos.policies.heat import HeatParams, heat
 from memoryos.policies.lpm import Reconcile, RecordView, evict_from_list
-from memoryos.policies.text import keywords, ranked, top_keywords
+from memoryos.policies.text import keywords, top_keywords
 from memoryos.receipting import Drafts
 from memoryos.settings import Config
 from memoryos.store.base import Store, Transaction
@@ -107,11 +107,42 @@ class Grown:
 
     @property
     def new_head(self) -> SegmentHead:
-        return replace(self.head, version=self.head.version + self.joined, pages=self.pages)
+        head = self.head
+        return SegmentHead(head.segment_id, head.version + self.joined, head.created_at, self.pages)
 
     @property
     def pages(self) -> int:
         return (self.head.pages or 0) + self.joined
+
+
+class _Growing:
+    """A segment's keywords while one promotion's pages join it: the counts of its strongest 64
+    and their ranked order, kept apart so that a join re-ranks without rebuilding the dict (the
+    order is `ranked(counts)`'s; finished() builds that dict once per segment)."""
+
+    __slots__ = ("counts", "order")
+
+    def __init__(self, keywords: dict[str, int]) -> None:
+        self.counts = dict(keywords)
+        self.order = list(keywords)
+
+    def join(self, words: dict[str, int]) -> None:
+        """Add a page's keyword counts and keep the strongest 64, as ranked() would."""
+        counts = self.counts
+        for word, count in words.items():
+            counts[word] = counts.get(word, 0) + count
+        # top_keywords(): two C-level sorts, alphabetical then stable by count
+        self.order = order = sorted(sorted(counts), key=counts.__getitem__, reverse=True)
+        for word in order[KEPT:]:
+            del counts[word]
+        del order[KEPT:]
+
+    def ranked(self) -> dict[str, int]:
+        counts = self.counts
+        return {word: counts[word] for word in self.order}
+
+
+KEPT = 64  # keywords a segment keeps (policies.text.ranked's limit); similarity reads the first 32
 
 
 class _Placer:
@@ -126,32 +157,33 @@ class _Placer:
         self.threshold = threshold
         self.max_pages = max_pages
         self.views = {sid: _view(sid, k.top, k.head.created_at) for sid, k in self.known.items()}
-        self.counts: dict[str, dict[str, int]] = {}
+        self.growing: dict[str, _Growing] = {}
         self.joined: dict[str, int] = {}  # pages per segment joined, in the order first joined
 
     def place(self, turn: Unit, now: int) -> str:
         """The id of the segment this turn's page joins (a new one if none is similar enough)."""
         words = keywords(turn.body)
         page = words if len(words) <= 32 else top_keywords(words)  # the page's top 32, as for segments
-        chosen = segment_policy.choose_segment(page, list(self.views.values()), self.threshold)
+        chosen = segment_policy.choose_segment(page, self.views.values(), self.threshold)
         if chosen is None:
             chosen = uuid7()
             self.known[chosen] = _Known(SegmentHead(chosen, 0, now), {}, frozenset())
             self.views[chosen] = _view(chosen, frozenset(), now)
-        counts = dict(self.counts.get(chosen) or self.known[chosen].keywords)
-        for word, count in words.items():
-            counts[word] = counts.get(word, 0) + count
-        # as stored: the strongest 64, ranked; the next page is compared with the first 32 of them
-        self.counts[chosen] = counts = ranked(counts)
-        self.views[chosen] = _view(chosen, frozenset(list(counts)[:32]), self.views[chosen].created_at)
-        self.joined[chosen] = self.joined.get(chosen, 0) + 1
-        if (self.known[chosen].head.pages or 0) + self.joined[chosen] >= self.max_pages:
+        growing = self.growing.get(chosen)
+        if growing is None:
+            self.growing[chosen] = growing = _Growing(self.known[chosen].keywords)
+        growing.join(words)
+        joined = self.joined[chosen] = self.joined.get(chosen, 0) + 1
+        if (self.known[chosen].head.pages or 0) + joined >= self.max_pages:
             del self.views[chosen]  # full: the topic goes on in a new segment
+        else:  # the next page is compared with the first 32 of the strongest 64
+            self.views[chosen] = _view(chosen, frozenset(growing.order[:32]), self.views[chosen].created_at)
         return chosen
 
     def finished(self) -> list[Grown]:
         """Every segment pages joined (new ones have version 0), with its re-ranked keywords."""
-        return [Grown(self.known[sid].head, self.counts[sid], joined) for sid, joined in self.joined.items()]
+        growing = self.growing
+        return [Grown(self.known[sid].head, growing[sid].ranked(), n) for sid, n in self.joined.items()]
 
 
 def _view(segment_id: str, keywords: frozenset[str], created_at: int) -> segment_policy.SegmentView:
@@ -176,6 +208,11 @@ def _in_place(
             reinserted.append((turn, page))
             last[segment] = sys.maxsize
     return in_place, reinserted
+
+
+def _at(turn: Unit, rowid: int) -> Unit:
+    """The turn with the rowid it holds now (a turn read from the store has it already)."""
+    return turn if turn.rowid == rowid else turn.but(rowid=rowid)
 
 
 def content_hash(text: str) -> str:
@@ -205,7 +242,7 @@ class Promoter:
         with self.store.write("stm_to_mtm") as tx:
             held = tx.stm_rowids(user, assistant, [t.memory_id for t in turns])
             # another process may have moved some; the write lock keeps the rest ours until commit
-            turns = [replace(t, rowid=held[t.memory_id]) for t in turns if t.memory_id in held]
+            turns = [_at(t, held[t.memory_id]) for t in turns if t.memory_id in held]
             failpoint("stm_to_mtm.after_release")
             heads = tx.open_segment_heads(user, assistant, self.config.segment_max_pages)
             placer = _Placer(
@@ -214,9 +251,10 @@ class Promoter:
             pages = [self._page_for(turn, placer.place(turn, now), run_id, now) for turn in turns]
             for turn, page in zip(turns, pages, strict=True):
                 tx.emit(self.drafts.promoted(run_id, turn, page))
-            self._move(tx, user, assistant, turns, pages)
-            failpoint("stm_to_mtm.after_pages")
             grown = placer.finished()
+            existing = {g.head.segment_id for g in grown if g.head.version}  # a new one has no pages
+            self._move(tx, user, assistant, turns, pages, existing=existing)
+            failpoint("stm_to_mtm.after_pages")
             self.write_segments(tx, grown, user, assistant, now)
             evicted = 0
             created = any(g.head.version == 0 for g in grown)
@@ -237,14 +275,19 @@ class Promoter:
 
     @staticmethod
     def _move(
-        tx: Transaction, user: str, assistant: str, turns: Sequence[Unit], pages: Sequence[Unit]
+        tx: Transaction,
+        user: str,
+        assistant: str,
+        turns: Sequence[Unit],
+        pages: Sequence[Unit],
+        *,
+        existing: set[str],
     ) -> None:
         """Each turn's row becomes its page in place (no index work: same words, same scope), unless
         that would put the page before a page its segment already holds: distillation reads a
-        segment's pages by rowid, so such a turn is deleted and its page inserted anew (at the end)."""
-        in_place, reinserted = _in_place(
-            turns, pages, tx.last_pages(sorted({p.segment_id or "" for p in pages}))
-        )
+        segment's pages by rowid, so such a turn is deleted and its page inserted anew (at the end).
+        Only the `existing` segments (not those this promotion creates) can hold pages already."""
+        in_place, reinserted = _in_place(turns, pages, tx.last_pages(sorted(existing)))
         if reinserted:
             tx.release_stm(user, assistant, [turn.memory_id for turn, _ in reinserted])
             tx.insert_units([page for _, page in reinserted])
@@ -256,15 +299,25 @@ class Promoter:
         Their summaries are left stale for maintain() to refresh (Segment.summary_stale)."""
         for g in grown:
             if g.head.version == 0:
-                segment = Segment(
-                    g.head.segment_id, user, assistant, g.keywords, "", 0, g.joined, now, now, g.joined
+                tx.put_segment(
+                    Segment(
+                        g.head.segment_id,
+                        user,
+                        assistant,
+                        g.keywords,
+                        "",
+                        0,
+                        g.joined,
+                        now,
+                        now,
+                        g.joined,
+                        pages=g.joined,
+                    )
                 )
-                tx.put_segment(replace(segment, pages=g.joined))
         tx.grow_segments([(g.head.segment_id, g.keywords, g.joined) for g in grown if g.head.version])
 
     def _page_for(self, turn: Unit, segment_id: str, run_id: str, now: int) -> Unit:
-        return replace(
-            turn,
+        return turn.but(
             memory_id=uuid7(),
             version=1,
             tier="mtm",

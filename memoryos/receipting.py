@@ -40,16 +40,23 @@ class Drafts:
         )
 
     def promoted(self, run_id: str, turn: Unit, page: Unit) -> dict[str, Any]:
-        """A turn that became an MTM page; the turn left STM in the same transaction."""
-        return self.about(
-            run_id,
-            "stm_to_mtm",
-            page,
-            fromTier="stm",
-            toTier="mtm",
-            derivedFrom=[turn.ref],
-            sourcePresent=False,
-        )
+        """A turn that became an MTM page; the turn left STM in the same transaction. The same draft
+        as `about(run_id, "stm_to_mtm", page, ...)`, built in one literal: a promotion writes one
+        per page (tests/memoryos/test_promotion_cost.py holds the two equal)."""
+        return {
+            "runId": run_id,
+            "boundary": "stm_to_mtm",
+            "status": "committed",
+            "userScope": page.user_scope,
+            "assistantScope": page.assistant_scope,
+            "sourceVersion": self.source_version,
+            "memoryId": page.memory_id,
+            "version": page.version,
+            "fromTier": "stm",
+            "toTier": "mtm",
+            "derivedFrom": [f"{turn.memory_id}@{turn.version}"],
+            "sourcePresent": False,
+        }
 
     def removal(self, run_id: str, boundary: str, unit: Unit, reason: str) -> dict[str, Any]:
         """An intentional removal (evict, expire, forget): accounted for, not at risk."""

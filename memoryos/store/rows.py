@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,21 @@ class Unit:
     @property
     def ref(self) -> str:
         return f"{self.memory_id}@{self.version}"
+
+    def but(self, **changes: Any) -> Unit:
+        """`dataclasses.replace(self, **changes)` for hot paths (a promotion makes a page of each
+        turn): a frozen dataclass's __init__ sets each of its 27 fields through object.__setattr__,
+        which costs eight times this copy. No field has a default factory or a __post_init__, so the
+        copy is the same value; an unknown name is refused as replace() refuses it."""
+        unknown = changes.keys() - _UNIT_FIELDS
+        if unknown:
+            raise TypeError(f"Unit has no field {sorted(unknown)[0]!r}")
+        copy = object.__new__(Unit)
+        copy.__dict__.update(self.__dict__, **changes)
+        return copy
+
+
+_UNIT_FIELDS = frozenset(f.name for f in fields(Unit))
 
 
 @dataclass(frozen=True)
