@@ -43,6 +43,7 @@ import orjson
 
 import memoryos
 from memoryos.policies import nostore
+from memoryos.store.sqlite import SQLiteStore
 from memoryos.testing import FakeClock, FakeLLMServer
 
 HERE = Path(__file__).resolve().parent
@@ -54,6 +55,12 @@ EXTRACT = memoryos.Scope(user="bench", assistant="extract")
 
 
 # -- 1. classification --------------------------------------------------------------------------
+
+
+def _sqlite(mem: memoryos.Memory) -> SQLiteStore:
+    """The SQLite store under a Memory: the reconciliation pass reads its tables directly."""
+    assert isinstance(mem.store, SQLiteStore), "bench_capture runs on a SQLite store"
+    return mem.store
 
 
 def load_log(path: Path = CORPORA / "activity_log.jsonl") -> list[dict[str, Any]]:
@@ -152,7 +159,8 @@ def drive_conversation(script: dict[str, Any], folder: Path) -> dict[str, list[m
             mem.end_session(scope)
             mem.maintain()
         keys = (
-            mem.store._live()
+            _sqlite(mem)
+            ._live()
             .execute("SELECT DISTINCT key FROM units WHERE tier = 'lpm' AND key IS NOT NULL")
             .fetchall()
         )
@@ -246,7 +254,7 @@ def _filled(folder: Path, size: int) -> tuple[memoryos.Memory, FakeClock]:
 
 def _pages_read(mem: memoryos.Memory) -> int:
     """How many pages the newest distillation said it would read (its `started` receipt)."""
-    rows = mem.store._live().execute("SELECT body FROM receipt_outbox ORDER BY seq DESC LIMIT 400")
+    rows = _sqlite(mem)._live().execute("SELECT body FROM receipt_outbox ORDER BY seq DESC LIMIT 400")
     started = (orjson.loads(body) for (body,) in rows)
     newest = next(r for r in started if r["boundary"] == "mtm_to_lpm" and r["status"] == "started")
     return len(newest["derivedFrom"])

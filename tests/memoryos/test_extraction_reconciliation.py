@@ -21,6 +21,7 @@ import pytest
 import memoryos
 import receipts
 from memoryos.testing import FakeClock, FakeLLMServer
+from tests.memoryos.store_contract import sqlite_of
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "reconciliation.json"
 WHOLE = memoryos.Scope(user="dana", assistant="helper")
@@ -54,7 +55,8 @@ def drive(db: Path) -> dict[str, list[memoryos.Record]]:
             mem.maintain()
         assert mem.check() == []
         keys = [
-            k for (k,) in mem.store._live().execute("SELECT DISTINCT key FROM units WHERE key IS NOT NULL")
+            k
+            for (k,) in sqlite_of(mem)._live().execute("SELECT DISTINCT key FROM units WHERE key IS NOT NULL")
         ]
         return {key: mem.history(WHOLE, key) for key in keys}
 
