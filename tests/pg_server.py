@@ -40,7 +40,11 @@ SUPERUSER = "postgres"
 
 
 class NoPostgres(RuntimeError):
-    """No server is reachable and none can be started here."""
+    """No server is reachable and this machine has no PostgreSQL binaries to start one."""
+
+
+class ClusterError(RuntimeError):
+    """The binaries are there but a cluster would not start: a broken install fails, never skips."""
 
 
 def in_ci() -> bool:
@@ -70,6 +74,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def cluster_parent() -> str:
+    """The temporary directory, or /tmp when run as root and the cluster user could not reach it
+    (pytest's and many TMPDIRs are private to their owner)."""
+    parent = Path(tempfile.gettempdir()).resolve()
+    if os.geteuid() != 0:
+        return str(parent)
+    reachable = all(p.stat().st_mode & 0o001 for p in (parent, *parent.parents))
+    return str(parent) if reachable else "/tmp"
+
+
 def cluster_user() -> pwd.struct_passwd:
     """The `postgres` system user, created when missing (a fresh container may have none)."""
     try:
@@ -93,7 +107,7 @@ class Cluster:
     def __init__(self, binaries: Path, port: int | None = None) -> None:
         self.bin = binaries
         self.port = port or free_port()
-        self.root = Path(tempfile.mkdtemp(prefix="memoryos-pg-"))
+        self.root = Path(tempfile.mkdtemp(prefix="memoryos-pg-", dir=cluster_parent()))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         if os.geteuid() == 0:  # the cluster user must own its directory
@@ -110,7 +124,7 @@ class Cluster:
         )
         if done.returncode != 0:
             log = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
-            raise NoPostgres(f"{Path(argv[0]).name} failed: {done.stdout}{done.stderr}{log}")
+            raise ClusterError(f"{Path(argv[0]).name} failed: {done.stdout}{done.stderr}{log}")
         return done
 
     def _options(self) -> str:
@@ -136,7 +150,7 @@ class Cluster:
         self._pg_ctl("stop", "-m", "immediate", "-w", "-t", "60")
 
     def stop(self) -> None:
-        with contextlib.suppress(NoPostgres, subprocess.TimeoutExpired):
+        with contextlib.suppress(ClusterError, subprocess.TimeoutExpired):
             self._pg_ctl("stop", "-m", "fast", "-w", "-t", "60")
 
     def _pg_ctl(self, *args: str) -> None:
