@@ -3,6 +3,7 @@ the caller gets a StoreError, nothing of that call is written, and the next call
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -77,10 +78,9 @@ def test_a_promotion_whose_connection_is_killed_moves_nothing(
     for n in range(mem.config.stm_capacity - 1):
         mem.remember(ALICE, f"turn {n} about the deploy")
     killer, killed = during(pg_url, "stm_to_mtm.before_commit")
-    try:  # the turn commits; the promotion it starts is killed (raised, or deferred to upkeep)
+    # The turn commits; the promotion it starts is killed (raised, or deferred to upkeep).
+    with contextlib.suppress(memoryos.StoreError):
         mem.remember(ALICE, "the turn that fills STM")
-    except memoryos.StoreError:
-        pass
     killer.join()
     failpoints.arm("")
     assert killed
