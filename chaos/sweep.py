@@ -51,10 +51,13 @@ CI = Plan(hits="one", raise_hits="one", seeds=2, recovery_seeds=1, soak=6, naive
 SERVER: dict[str, str | None] = {"url": None}
 
 
-@functools.cache  # the seeded, recovery and naive parts ask for the same seeds
 def count_hits(workload: str, seed: int, *, naive: bool = False) -> dict[str, int]:
     """Replay the plan unarmed-in-effect and report how many times each point is reached."""
-    server = SERVER["url"]
+    return _count_hits(workload, seed, naive, SERVER["url"])
+
+
+@functools.cache  # the seeded, recovery and naive parts ask for the same seeds (on the same backend)
+def _count_hits(workload: str, seed: int, naive: bool, server: str | None) -> dict[str, int]:
     with tempfile.TemporaryDirectory(prefix="chaos-count-") as tmp:
         extra = ("--mode", "count", "--naive") if naive else ("--mode", "count")
         store = stores.new_store(Path(tmp), server)
