@@ -275,10 +275,10 @@ def check_receipts_match_state(snap: Snapshot, ledger: Ledger, acked: set[str], 
 
 
 def store_key(path: Path | str) -> bytes | None:
-    """The store's receipt key: its key file beside a SQLite store; for PostgreSQL, the key the
-    harness's first session after the crash was given (None before any session)."""
+    """The store's receipt key: its key file beside a SQLite store, its `receipt_key` row on
+    PostgreSQL (None when the child died before creating it)."""
     if stores.is_url(path):
-        return stores.KEYS.get(str(path))
+        return stores.pg_key(str(path))
     key_file = Path(path).with_name(Path(path).name + ".receipt-key")
     return read_key_file(key_file) if key_file.exists() else None
 

@@ -105,5 +105,7 @@ def receipts_file(url: str, folder: Path) -> Path:
     return path
 
 
-#: The receipt key of each PostgreSQL store, as the harness's first session after the crash read it.
-KEYS: dict[str, bytes] = {}
+def pg_key(url: str) -> bytes | None:
+    """The store's receipt key, read as the owning role (the harness connects as the store's owner)."""
+    rows = pg_rows(url, "SELECT key FROM receipt_key WHERE id = 1") if pg_has_store(url) else []
+    return bytes(rows[0][0]) if rows else None

@@ -136,8 +136,6 @@ def restart_and_check(store: str, acks: list[dict[str, Any]], result: dict[str, 
 def _session(store: str, now: datetime, findings: list[str], *, maintain: bool) -> None:
     try:
         with memoryos.open(store, clock=FixedClock(now), **CONFIG) as mem:
-            if stores.is_url(store):
-                stores.KEYS[store] = mem.key
             if maintain:
                 mem.maintain(now=now)
             findings.extend(f"check: {f.code}: {f.detail}" for f in mem.check())
@@ -187,7 +185,6 @@ def run(spec: Spec, keep: Path | None = None, server: str | None = None) -> dict
         result["kept"] = f"{target} {store}" if stores.is_url(store) else str(target)
     if store and not kept:
         stores.drop_store(store, server)
-    stores.KEYS.pop(store, None)
     shutil.rmtree(workdir, ignore_errors=True)
     return result
 
