@@ -48,8 +48,8 @@ from memoryos.retrieval.engine import Retriever
 from memoryos.scope import Pseudonymizer, Scope, ScopeKey
 from memoryos.settings import Config, from_environment
 from memoryos.store.base import Transaction
+from memoryos.store.factory import open_store, store_location
 from memoryos.store.rows import CandidateRow, Unit
-from memoryos.store.sqlite import SQLiteStore
 from memoryos.store.sqlite_files import classify_os_error
 from memoryos.telemetry import AttributeValue, Telemetry, announced, new_file, spanned, traced
 from memoryos.timeutil import Clock, in_range, seconds_to_micros, system_clock, to_micros
@@ -107,7 +107,7 @@ def open(
         resolved = resolved.with_overrides(**overrides)
     models = _models(resolved) if summarizer is None or notes is None else None
     memory = Memory(
-        Path(path),
+        store_location(path),
         resolved,
         clock or system_clock,
         summarizer or (models.extractor if models else ExtractiveSummarizer()),
@@ -146,7 +146,7 @@ class Memory:
 
     def __init__(
         self,
-        path: Path,
+        path: Path | str,
         config: Config,
         clock: Clock,
         summarizer: Summarizer,
@@ -159,14 +159,14 @@ class Memory:
         self._clock = clock
         self._background: threading.Thread | None = None
         self._stop = threading.Event()
-        self.store = SQLiteStore(
+        self.store = open_store(
             path, durability=config.durability, busy_timeout_ms=config.busy_timeout_ms, clock=clock
         )
         try:
-            self.key = self._receipt_key()
+            self.key = self.store.receipt_key() or self._receipt_key()
             # A store whose meta vanished (a deleted -wal) keeps the chain its verified mark records,
             # so that check() can count what is missing from it.
-            chain = self.store.mark.chain_id(self.key) or uuid7()
+            chain = self.store.marked_chain(self.key) or uuid7()
             self.store_id = self.store.set_meta_if_absent("store_id", chain)
             self.store.bind_receipts(self.store_id, self.key)
             # Pseudonyms use their own key, kept in the store: an export carries it to the importing
@@ -190,7 +190,7 @@ class Memory:
             self.telemetry.watch(self._gauges)
 
     def _receipt_key(self) -> bytes:
-        key_file = key_path_for(self.path)
+        key_file = key_path_for(Path(self.path))
         if not key_file.exists() and self.store.meta("store_id") is None:
             try:
                 return create_key_file(key_file)

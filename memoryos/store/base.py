@@ -75,11 +75,8 @@ class SearchIndex(ABC):
         left out."""
 
 
-class Transaction(ABC):
-    """Domain operations inside one transaction; receipts emitted in a write commit with it."""
-
-    @abstractmethod
-    def emit(self, draft: Mapping[str, Any]) -> None: ...
+class UnitRecorder(ABC):
+    """Units of every tier: STM turns, MTM pages and LPM versions, by scope, id or rowid."""
 
     @abstractmethod
     def insert_unit(self, unit: Unit) -> int: ...
@@ -91,19 +88,79 @@ class Transaction(ABC):
     def delete_units(self, rowids: Sequence[int]) -> None: ...
 
     @abstractmethod
+    def update_unit(self, rowid: int, **changes: Any) -> None: ...
+
+    @abstractmethod
+    def units_by_ids(self, memory_ids: Sequence[str]) -> list[Unit]: ...
+
+    @abstractmethod
+    def id_versions(self, user: str, assistant: str, memory_id: str) -> list[Unit]: ...
+
+    @abstractmethod
+    def scope_units(self, user: str | None, assistant: str | None, limit: int) -> list[Unit]: ...
+
+    @abstractmethod
+    def units_page(
+        self, after_rowid: int, limit: int, user: str | None, assistant: str | None
+    ) -> list[Unit]: ...
+
+    def session_units(self, user: str, assistant: str, session: str) -> list[Unit]:
+        """Every unit of one session of a scope, in no particular order. This default pages
+        through the scope; a backend overrides it with one query."""
+        found: list[Unit] = []
+        after = 0
+        while page := self.units_page(after, 1000, user, assistant):
+            found.extend(u for u in page if u.session == session)
+            after = page[-1].rowid or after + 1
+        return found
+
+    @abstractmethod
+    def expired(self, now: int, limit: int) -> list[Unit]: ...
+
+    @abstractmethod
+    def decay_candidates(self, seen_before: int, limit: int) -> list[Unit]: ...
+
+    @abstractmethod
+    def dependents(self, source_ids: Sequence[str]) -> list[str]: ...
+
+    @abstractmethod
+    def drop_sources(self, memory_ids: Sequence[str]) -> None: ...
+
+
+class ShortTermRecorder(ABC):
+    """The STM tier and its promotion into MTM pages (one transaction per promotion)."""
+
+    @abstractmethod
     def count_stm(self, user: str, assistant: str) -> int: ...
 
     @abstractmethod
-    def pages(self, segment_id: str) -> list[Unit]: ...
+    def stm_turns(self, user: str, assistant: str) -> list[Unit]: ...
 
     @abstractmethod
-    def pages_after(self, segment_id: str, after_rowid: int, limit: int) -> list[Unit]:
-        """At most `limit` pages of the segment stored after the page `after_rowid`, in the order
-        they were stored (the pages a distillation has not read yet)."""
+    def stm_rowids(self, user: str, assistant: str, memory_ids: Sequence[str]) -> dict[str, int]:
+        """The rowid of each of these turns still in the scope's STM (a promotion's claim)."""
 
     @abstractmethod
-    def newest_pages(self, segment_id: str, limit: int) -> list[Unit]:
-        """The segment's newest `limit` pages, oldest of them first (as pages() orders them)."""
+    def release_stm(self, user: str, assistant: str, memory_ids: Sequence[str]) -> set[str]:
+        """Delete these turns from the scope's STM; returns the ids that were there to delete."""
+
+    @abstractmethod
+    def turn_into_pages(self, moves: Sequence[tuple[int, Unit]]) -> None:
+        """Rewrite each STM turn's row (by rowid) as its page, in place: same body, key and kind,
+        so the same index terms, and the search postings stay as they are."""
+
+    @abstractmethod
+    def stm_scopes_due(self, created_before: int) -> list[tuple[str, str]]: ...
+
+
+class DrawerRecorder(ABC):
+    """The LPM drawer: keyed records, capped lists, and the candidates awaiting approval."""
+
+    @abstractmethod
+    def drawer_keys(self, user: str, assistant: str, limit: int) -> list[str]: ...
+
+    @abstractmethod
+    def key_versions(self, user: str, assistant: str, key: str) -> list[Unit]: ...
 
     @abstractmethod
     def list_records(self, user: str, assistant: str, list_name: str) -> list[Unit]: ...
@@ -117,24 +174,6 @@ class Transaction(ABC):
     def list_record(self, user: str, assistant: str, list_name: str, digest: str) -> Unit | None: ...
 
     @abstractmethod
-    def drawer_keys(self, user: str, assistant: str, limit: int) -> list[str]: ...
-
-    @abstractmethod
-    def key_versions(self, user: str, assistant: str, key: str) -> list[Unit]: ...
-
-    @abstractmethod
-    def id_versions(self, user: str, assistant: str, memory_id: str) -> list[Unit]: ...
-
-    @abstractmethod
-    def units_by_ids(self, memory_ids: Sequence[str]) -> list[Unit]: ...
-
-    @abstractmethod
-    def scope_units(self, user: str | None, assistant: str | None, limit: int) -> list[Unit]: ...
-
-    @abstractmethod
-    def merge_index(self) -> None: ...
-
-    @abstractmethod
     def insert_candidate(self, row: CandidateRow) -> None: ...
 
     @abstractmethod
@@ -143,66 +182,9 @@ class Transaction(ABC):
     @abstractmethod
     def decide_candidate(self, candidate_id: str, status: str, at: int, memory_id: str | None) -> None: ...
 
-    @abstractmethod
-    def units_page(
-        self, after_rowid: int, limit: int, user: str | None, assistant: str | None
-    ) -> list[Unit]: ...
 
-    @abstractmethod
-    def tombstones(self, user: str | None, assistant: str | None) -> list[dict[str, Any]]: ...
-
-    @abstractmethod
-    def insert_tombstone(self, row: Mapping[str, Any]) -> None: ...
-
-    @abstractmethod
-    def is_empty(self) -> bool: ...
-
-    @abstractmethod
-    def set_meta(self, name: str, value: str) -> None: ...
-
-    @abstractmethod
-    def expired(self, now: int, limit: int) -> list[Unit]: ...
-
-    @abstractmethod
-    def decay_candidates(self, seen_before: int, limit: int) -> list[Unit]: ...
-
-    @abstractmethod
-    def stm_turns(self, user: str, assistant: str) -> list[Unit]: ...
-
-    @abstractmethod
-    def release_stm(self, user: str, assistant: str, memory_ids: Sequence[str]) -> set[str]:
-        """Delete these turns from the scope's STM; returns the ids that were there to delete."""
-
-    @abstractmethod
-    def stm_rowids(self, user: str, assistant: str, memory_ids: Sequence[str]) -> dict[str, int]:
-        """The rowid of each of these turns still in the scope's STM (a promotion's claim)."""
-
-    @abstractmethod
-    def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
-        """The highest page rowid of each of these segments that holds a page."""
-
-    @abstractmethod
-    def turn_into_pages(self, moves: Sequence[tuple[int, Unit]]) -> None:
-        """Rewrite each STM turn's row (by rowid) as its page, in place: same body, key and kind,
-        so the same index terms, and the search postings stay as they are."""
-
-    @abstractmethod
-    def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool: ...
-
-    @abstractmethod
-    def run_scope(self, run_id: str) -> list[bytes]: ...
-
-    @abstractmethod
-    def stm_scopes_due(self, created_before: int) -> list[tuple[str, str]]: ...
-
-    @abstractmethod
-    def update_unit(self, rowid: int, **changes: Any) -> None: ...
-
-    @abstractmethod
-    def dependents(self, source_ids: Sequence[str]) -> list[str]: ...
-
-    @abstractmethod
-    def drop_sources(self, memory_ids: Sequence[str]) -> None: ...
+class SegmentRecorder(ABC):
+    """MTM segments: placement, heat, growth, distillation marks and their summaries."""
 
     @abstractmethod
     def segments(self, user: str, assistant: str) -> list[Segment]: ...
@@ -247,10 +229,33 @@ class Transaction(ABC):
         """Segments whose summary describes an older version of them, least recently visited first."""
 
     @abstractmethod
-    def put_page_notes(self, notes: Sequence[PageNote]) -> None: ...
+    def visit_segments(self, segment_ids: Sequence[str], now: int) -> None: ...
+
+
+class PageRecorder(ABC):
+    """The pages of a segment and their notes (summary and continuity)."""
+
+    @abstractmethod
+    def pages(self, segment_id: str) -> list[Unit]: ...
+
+    @abstractmethod
+    def pages_after(self, segment_id: str, after_rowid: int, limit: int) -> list[Unit]:
+        """At most `limit` pages of the segment stored after the page `after_rowid`, in the order
+        they were stored (the pages a distillation has not read yet)."""
+
+    @abstractmethod
+    def newest_pages(self, segment_id: str, limit: int) -> list[Unit]:
+        """The segment's newest `limit` pages, oldest of them first (as pages() orders them)."""
+
+    @abstractmethod
+    def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
+        """The highest page rowid of each of these segments that holds a page."""
 
     @abstractmethod
     def page_count(self, segment_id: str) -> int: ...
+
+    @abstractmethod
+    def put_page_notes(self, notes: Sequence[PageNote]) -> None: ...
 
     @abstractmethod
     def drop_page_notes(self, segment_id: str) -> None: ...
@@ -259,26 +264,12 @@ class Transaction(ABC):
     def notes_of(self, memory_ids: Sequence[str]) -> dict[str, PageNote]:
         """The notes of these pages, by memory id (pages without notes are absent)."""
 
-    @abstractmethod
-    def visit_segments(self, segment_ids: Sequence[str], now: int) -> None: ...
+
+class OutboxRecorder(ABC):
+    """Receipts, sealed in the transaction of their change, and the exporters' cursors."""
 
     @abstractmethod
-    def insert_intent(self, intent: Intent) -> bool: ...
-
-    @abstractmethod
-    def delete_intent(self, run_id: str) -> bool: ...
-
-    @abstractmethod
-    def intents(self) -> list[Intent]: ...
-
-    @abstractmethod
-    def run_committed(self, run_id: str) -> bool: ...
-
-    @abstractmethod
-    def tombstone(self, unit: Unit, key_hash: str | None, reason: str, at: int) -> None: ...
-
-    @abstractmethod
-    def meta_get(self, name: str) -> str | None: ...
+    def emit(self, draft: Mapping[str, Any]) -> None: ...
 
     @abstractmethod
     def outbox_after(self, seq: int, limit: int) -> list[tuple[int, bytes]]: ...
@@ -291,13 +282,10 @@ class Transaction(ABC):
         """The link (hash) of the receipt at `seq`, or None when there is none."""
 
     @abstractmethod
-    def lineage_problems(self) -> list[str]: ...
+    def run_scope(self, run_id: str) -> list[bytes]: ...
 
     @abstractmethod
-    def occupancy(self) -> dict[str, int]: ...
-
-    @abstractmethod
-    def meta_setdefault(self, name: str, value: str) -> str: ...
+    def run_committed(self, run_id: str) -> bool: ...
 
     @abstractmethod
     def cursor(self, name: str) -> int: ...
@@ -305,15 +293,74 @@ class Transaction(ABC):
     @abstractmethod
     def set_cursor(self, name: str, seq: int) -> None: ...
 
-    def session_units(self, user: str, assistant: str, session: str) -> list[Unit]:
-        """Every unit of one session of a scope, in no particular order. This default pages
-        through the scope; a backend overrides it with one query."""
-        found: list[Unit] = []
-        after = 0
-        while page := self.units_page(after, 1000, user, assistant):
-            found.extend(u for u in page if u.session == session)
-            after = page[-1].rowid or after + 1
-        return found
+
+class IntentRecorder(ABC):
+    """Intents of slow promotions: claimed once per subject, reconciled by recovery."""
+
+    @abstractmethod
+    def insert_intent(self, intent: Intent) -> bool: ...
+
+    @abstractmethod
+    def delete_intent(self, run_id: str) -> bool: ...
+
+    @abstractmethod
+    def intents(self) -> list[Intent]: ...
+
+
+class ErasureRecorder(ABC):
+    """Tombstones of forgotten units, and the index cleanup an erasure needs."""
+
+    @abstractmethod
+    def tombstone(self, unit: Unit, key_hash: str | None, reason: str, at: int) -> None: ...
+
+    @abstractmethod
+    def insert_tombstone(self, row: Mapping[str, Any]) -> None: ...
+
+    @abstractmethod
+    def tombstones(self, user: str | None, assistant: str | None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool: ...
+
+    @abstractmethod
+    def merge_index(self) -> None: ...
+
+
+class MaintenanceRecorder(ABC):
+    """Store metadata and the self-checks: meta values, occupancy, lineage invariants."""
+
+    @abstractmethod
+    def is_empty(self) -> bool: ...
+
+    @abstractmethod
+    def set_meta(self, name: str, value: str) -> None: ...
+
+    @abstractmethod
+    def meta_get(self, name: str) -> str | None: ...
+
+    @abstractmethod
+    def meta_setdefault(self, name: str, value: str) -> str: ...
+
+    @abstractmethod
+    def lineage_problems(self) -> list[str]: ...
+
+    @abstractmethod
+    def occupancy(self) -> dict[str, int]: ...
+
+
+class Transaction(
+    UnitRecorder,
+    ShortTermRecorder,
+    DrawerRecorder,
+    SegmentRecorder,
+    PageRecorder,
+    OutboxRecorder,
+    IntentRecorder,
+    ErasureRecorder,
+    MaintenanceRecorder,
+):
+    """Domain operations inside one transaction (the union of the roles above); receipts emitted
+    in a write commit with it."""
 
 
 class Store(SearchIndex):
@@ -326,6 +373,15 @@ class Store(SearchIndex):
 
     @abstractmethod
     def bind_receipts(self, chain_id: str, key: bytes) -> None: ...
+
+    @abstractmethod
+    def receipt_key(self) -> bytes | None:
+        """The receipt key the store keeps itself (made on first open), or None when the key is a
+        file beside the store (SQLite: `<store>.receipt-key`)."""
+
+    @abstractmethod
+    def marked_chain(self, key: bytes) -> str | None:
+        """The chain id the store's own record of its chain head names, if it can be trusted."""
 
     @abstractmethod
     def mark_findings(self) -> list[str]:

@@ -1,5 +1,5 @@
-"""How a Unit becomes a row of the SQLite `units` table and back, and the shared statement pieces
-(kept apart from memoryos.store.sqlite so that module holds the transaction and the store)."""
+"""How a Unit becomes a row of the `units` table and back, and the statement pieces both backends
+share (kept apart so that each backend module holds its transaction and its store)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from memoryos.store import search_sqlite as search_sql
+from memoryos.store import sql_search as search_sql
 from memoryos.store.rows import Unit
 
 UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
@@ -29,7 +29,7 @@ INSERTED_COLUMNS = (*UNIT_COLUMNS, *search_sql.INDEX_COLUMNS)
 INSERT_UNIT = (
     f"INSERT INTO units ({', '.join(INSERTED_COLUMNS)}) VALUES ({', '.join('?' * len(INSERTED_COLUMNS))})"
 )
-INSERT_SOURCE = "INSERT OR IGNORE INTO unit_sources (source_id, memory_id) VALUES (?, ?)"
+INSERT_SOURCE = "INSERT INTO unit_sources (source_id, memory_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
 
 
 _unit_values = operator.attrgetter(*UNIT_COLUMNS)
@@ -77,7 +77,7 @@ def lineage_of(unit: Unit) -> set[str]:
 
 
 def in_chunks(ids: Sequence[str], size: int = 500) -> Iterator[tuple[Sequence[str], str]]:
-    """Ids in chunks well under SQLite's bound-parameter limit, each with its "?, ?, ..." list."""
+    """Ids in chunks well under the bound-parameter limits, each with its "?, ?, ..." list."""
     for start in range(0, len(ids), size):
         chunk = ids[start : start + size]
         yield chunk, ", ".join("?" * len(chunk))

@@ -1,27 +1,28 @@
-"""The SQLite backend's segment rows: placement, heat, distillation marks and summaries.
+"""The segment rows of a store transaction, in SQL both backends run: placement, heat,
+distillation marks and summaries.
 
-A mixin of memoryos.store.sqlite.SQLiteTransaction (kept apart so that each module holds one idea):
-it needs only the transaction's connection.
+A mixin of each backend's transaction (through memoryos.store.sql_common.CommonRows): it needs
+only the transaction's connection.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
 from memoryos.store.rows import Segment, SegmentHead
+from memoryos.store.sql_types import Connection
 
 _SEGMENT_COLUMNS = (
     "segment_id, user_scope, assistant_scope, keywords, summary, visits, interactions, last_visit_at,"
     " created_at, version, summary_version, summary_degraded, pages, distilled_through"
 )
-_SELECT_SEGMENT = f"SELECT {_SEGMENT_COLUMNS} FROM segments"
+SELECT_SEGMENT = f"SELECT {_SEGMENT_COLUMNS} FROM segments"
 
 
-def _segment(row: Sequence[Any]) -> Segment:
+def segment_of_row(row: Sequence[Any]) -> Segment:
     sid, user, assistant, keywords, summary, visits, interactions, last_visit, created, version, *rest = row
     summary_version, summary_degraded, pages, distilled_through = rest
     return Segment(
@@ -45,7 +46,7 @@ def _segment(row: Sequence[Any]) -> Segment:
 class SegmentRows:
     """Segment queries of one transaction (the connection is the transaction's)."""
 
-    _conn: sqlite3.Connection
+    _conn: Connection
 
     def _value(self, sql: str, params: Sequence[Any]) -> Any:
         row = self._conn.execute(sql, params).fetchone()
@@ -53,28 +54,28 @@ class SegmentRows:
 
     def segments(self, user: str, assistant: str) -> list[Segment]:
         return [
-            _segment(r)
+            segment_of_row(r)
             for r in self._conn.execute(
-                f"{_SELECT_SEGMENT} WHERE user_scope = ? AND assistant_scope = ?", (user, assistant)
+                f"{SELECT_SEGMENT} WHERE user_scope = ? AND assistant_scope = ?", (user, assistant)
             )
         ]
 
     def all_segments(self) -> list[Segment]:
-        return [_segment(r) for r in self._conn.execute(_SELECT_SEGMENT)]
+        return [segment_of_row(r) for r in self._conn.execute(SELECT_SEGMENT)]
 
     def segments_heated(self, alpha: float, beta: float, floor: float) -> list[Segment]:
         # Heat is α·visits + β·interactions + γ·recency with recency <= 1: below this floor no
         # segment can be hot, so only the few near it are read (and their exact heat computed).
         return [
-            _segment(r)
+            segment_of_row(r)
             for r in self._conn.execute(
-                f"{_SELECT_SEGMENT} WHERE ? * visits + ? * interactions >= ?", (alpha, beta, floor)
+                f"{SELECT_SEGMENT} WHERE ? * visits + ? * interactions >= ?", (alpha, beta, floor)
             )
         ]
 
     def segment(self, segment_id: str) -> Segment | None:
-        row = self._conn.execute(f"{_SELECT_SEGMENT} WHERE segment_id = ?", (segment_id,)).fetchone()
-        return None if row is None else _segment(row)
+        row = self._conn.execute(f"{SELECT_SEGMENT} WHERE segment_id = ?", (segment_id,)).fetchone()
+        return None if row is None else segment_of_row(row)
 
     def put_segment(self, segment: Segment) -> None:
         self._conn.execute(
@@ -142,9 +143,9 @@ class SegmentRows:
 
     def stale_summaries(self, limit: int) -> list[Segment]:
         return [
-            _segment(r)
+            segment_of_row(r)
             for r in self._conn.execute(
-                f"{_SELECT_SEGMENT} WHERE summary_version != version"
+                f"{SELECT_SEGMENT} WHERE summary_version != version"
                 " ORDER BY last_visit_at DESC, segment_id LIMIT ?",
                 (limit,),
             )

@@ -1,0 +1,94 @@
+"""What a psycopg error means for the caller: a StoreError subclass that says what to do.
+
+Messages carry the SQLSTATE's name and the server's primary message only: PostgreSQL puts row
+values (a key, a body) in the DETAIL of a constraint violation, and those never leave the store.
+Imports only the error module and the driver.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import psycopg
+from psycopg import errors as pg
+from psycopg_pool import PoolTimeout
+
+from memoryos.errors import DiskFull, MemoryOSError, ReadOnlyStore, StoreBusy, StoreError
+
+#: Contention that the same transaction, started again later, would likely get through.
+_CONTENDED = (pg.SerializationFailure, pg.DeadlockDetected, pg.LockNotAvailable, pg.QueryCanceled)
+#: The server went away or refused connections for now (a restart, a crash, a shutdown).
+_UNAVAILABLE = (
+    pg.AdminShutdown,
+    pg.CrashShutdown,
+    pg.CannotConnectNow,
+    pg.ConnectionException,
+    pg.IdleSessionTimeout,
+)
+
+
+def describe(url: str) -> str:
+    """The server and database of a URL, without its user or password (for messages)."""
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    return f"postgresql://{host}{port}{parts.path or '/'}"
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """A connection that broke before anything was sent on it (a server restart since the pool
+    opened it): trying again on a fresh connection is safe."""
+    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, _CONTENDED)
+
+
+def is_lost_connection(exc: BaseException) -> bool:
+    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, _CONTENDED)
+
+
+_MEANINGS: tuple[tuple[tuple[type[BaseException], ...], type[StoreError], str], ...] = (
+    (
+        (PoolTimeout,),
+        StoreBusy,
+        "no connection to {where} became free in time (the server is down, or every connection is"
+        " busy): retry later",
+    ),
+    (_CONTENDED, StoreBusy, "{where} is contended ({name}): retry later"),
+    (
+        (pg.DiskFull,),
+        DiskFull,
+        "the disk of the PostgreSQL server at {where} is full: free some space",
+    ),
+    (
+        (pg.ReadOnlySqlTransaction,),
+        ReadOnlyStore,
+        "{where} is read-only (a standby?): connect to the primary",
+    ),
+    (
+        (pg.InsufficientPrivilege,),
+        ReadOnlyStore,
+        "the role lacks a privilege on {where} ({primary}): connect as the role that owns the store,"
+        " or grant it",
+    ),
+    (
+        (*_UNAVAILABLE, psycopg.OperationalError),
+        StoreBusy,
+        "the connection to {where} failed ({name}): check that the server is running and reachable,"
+        " then retry",
+    ),
+    ((psycopg.Error,), StoreError, "the database refused it ({name}: {primary})"),
+)
+
+
+def translate(exc: BaseException, where: str, doing: str) -> MemoryOSError:
+    """The StoreError for a driver or pool error met while `doing` (e.g. "nothing was written")."""
+    for kinds, error, template in _MEANINGS:
+        if isinstance(exc, kinds):
+            message = template.format(where=where, name=type(exc).__name__, primary=_primary(exc))
+            return error(f"{doing}: {message}")
+    return StoreError(f"{doing}: {type(exc).__name__}")
+
+
+def _primary(exc: BaseException) -> str:
+    if isinstance(exc, psycopg.Error) and exc.diag.message_primary:
+        return exc.diag.message_primary
+    return type(exc).__name__
