@@ -1,8 +1,8 @@
-"""The server itself crashes (`pg_ctl restart -m immediate`, then the same crash with the server held
-down for a moment) while 4 writer processes run: every acknowledged turn is there exactly once
-afterwards; while the server is down the writers get a StoreError (never a psycopg exception), and
-they carry on when it is back. The cluster is the
-module's own, on a port of its own: the machine's shared server is never touched."""
+"""The server itself crashes (`pg_ctl restart -m immediate`) while 4 writer processes run: every
+acknowledged turn is there exactly once afterwards, the writers never see anything but a StoreError,
+and they carry on. While the server stays down, a caller gets a StoreError within a bounded time
+(never a psycopg exception, never a hang), and the next call works soon after the server is back.
+The cluster is the module's own, on a port of its own: the machine's shared server is never touched."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import orjson
+import pytest
 
 import memoryos
 from tests.pg_server import Cluster, database_url
@@ -23,9 +24,7 @@ from tests.postgres_ops.writer import CONFIG
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITERS = 4
-SECONDS = 12.0
-#: Long enough for every writer to try (and fail) while the server is down.
-DOWN_SECONDS = 1.5
+SECONDS = 10.0
 
 
 class Reader(threading.Thread):
@@ -53,6 +52,15 @@ def spawn_writer(url: str, n: int) -> subprocess.Popen[bytes]:
     )
 
 
+def drain(proc: subprocess.Popen[bytes]) -> str:
+    """The tail of a finished writer's stderr; its pipes closed."""
+    text = proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+    return text
+
+
 def wait_for(condition: Any, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -60,41 +68,69 @@ def wait_for(condition: Any, timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
-def test_a_server_crash_loses_no_acknowledged_turn(own_cluster: Cluster, tmp_path: Path) -> None:
+def crash_database(cluster: Cluster, name: str) -> str:
     import psycopg
 
-    with psycopg.connect(own_cluster.url, autocommit=True) as conn:
-        conn.execute('CREATE DATABASE "crash"')
-    url = database_url("crash", own_cluster.url)
+    with psycopg.connect(cluster.url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = database_url(name, cluster.url)
     memoryos.open(url, **CONFIG).close()  # the schema exists before the writers race to open it
+    return url
+
+
+def test_a_server_crash_under_four_writers_loses_no_acknowledged_turn(
+    own_cluster: Cluster, tmp_path: Path
+) -> None:
+    url = crash_database(own_cluster, "crash")
     procs = [spawn_writer(url, n) for n in range(WRITERS)]
     readers = [Reader(p.stdout) for p in procs if p.stdout is not None]
     for reader in readers:
         reader.start()
     try:
         wait_for(lambda: all(r.count("remember") >= 5 for r in readers), 60, "every writer to write")
-        own_cluster.restart_immediate()  # a crash: no checkpoint, every backend killed, back at once
-        progress = [r.count("remember") for r in readers]
-        wait_for(lambda: all(r.count("remember") > n for r, n in zip(readers, progress, strict=True)), 30, "")
-        own_cluster.stop_immediate()  # the same crash, and the server stays down a while
-        time.sleep(DOWN_SECONDS)
         before = [r.count("remember") for r in readers]
-        own_cluster.start()
+        own_cluster.restart_immediate()  # a crash: no checkpoint, every backend killed
         for proc in procs:
-            proc.wait(timeout=SECONDS + 60)
+            proc.wait(timeout=SECONDS + 120)
     finally:
         for proc in procs:
             proc.kill()  # our own children, by pid; a no-op for those that ended
     for reader in readers:
         reader.join(timeout=10)
-    stderr = [p.stderr.read().decode(errors="replace") if p.stderr else "" for p in procs]
+    stderr = [drain(p) for p in procs]
     assert [p.returncode for p in procs] == [0] * WRITERS, stderr  # EXIT_ESCAPED: an exception escaped
-    errors = [[r for r in reader.records if r["op"] == "error"] for reader in readers]
-    assert all(e["store"] for each in errors for e in each), errors  # StoreError, nothing else
-    assert all(each for each in errors), "every writer saw the server down"
+    errors = [r for reader in readers for r in reader.records if r["op"] == "error"]
+    assert all(e["store"] for e in errors), errors  # a StoreError when anything, never another kind
     after = [r.count("remember") for r in readers]
     assert all(a > b for a, b in zip(after, before, strict=True)), "every writer carried on after the crash"
     acks = [r for reader in readers for r in reader.records if r["op"] == "remember"]
     with memoryos.open(url, **CONFIG) as mem:
         assert problems(inventory(mem, tmp_path / "after.jsonl"), acks) == []
         assert mem.check() == []
+
+
+#: How long a call may take to tell its caller that the server is down, and to work once it is back.
+DOWN_ANSWER_SECONDS = 10.0
+BACK_ANSWER_SECONDS = 5.0
+
+
+def test_while_the_server_is_down_a_caller_gets_a_store_error_and_carries_on_after(
+    own_cluster: Cluster,
+) -> None:
+    url = crash_database(own_cluster, "down")
+    scope = memoryos.Scope(user="writer", assistant="crash")
+    with memoryos.open(url, **CONFIG) as mem:
+        kept = mem.remember(scope, "before the crash")
+        own_cluster.stop_immediate()
+        try:
+            started = time.monotonic()
+            with pytest.raises(memoryos.StoreError):
+                mem.remember(scope, "while the server is down")
+            assert time.monotonic() - started < DOWN_ANSWER_SECONDS, "a bounded wait, not a hang"
+        finally:
+            own_cluster.start()
+        started = time.monotonic()
+        after = mem.remember(scope, "after the server is back")
+        assert time.monotonic() - started < BACK_ANSWER_SECONDS, "the store reconnects promptly"
+        assert after.memory_id != kept.memory_id and mem.check() == []
