@@ -451,6 +451,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=500, help="records of the LangGraph comparison")
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {SECTIONS}")
     parser.add_argument("--out", default="bench/results/postgres.md", help="markdown results ('' to skip)")
+    parser.add_argument("--json", default="", help="also write every figure here as JSON")
     parser.add_argument("--child-writer", help=argparse.SUPPRESS)
     parser.add_argument("--writer-id", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -470,7 +471,10 @@ def main() -> None:
     print(text)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
-        Path(args.out).with_suffix(".json").write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2))
+    if args.json:
+        Path(args.json).write_bytes(
+            orjson.dumps(results, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
+        )
 
 
 if __name__ == "__main__":

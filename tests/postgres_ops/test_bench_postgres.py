@@ -20,10 +20,11 @@ SLICE += ["--writers", "2", "--seconds", "1", "--records", "30"]
 def test_the_postgres_benchmark_runs_every_section_and_reports(tmp_path: Path) -> None:
     out = tmp_path / "postgres.md"
     argv = [sys.executable, str(BENCH), "--db", require_postgres(), *SLICE, "--out", str(out)]
+    argv += ["--json", str(tmp_path / "postgres.json")]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     text = out.read_text(encoding="utf-8")
     for measure in ("remember() p50", "full-STM promotion", "recall() p95", "writer processes", "put p50"):
         assert measure in text
-    results = orjson.loads(out.with_suffix(".json").read_bytes())
+    results = orjson.loads((tmp_path / "postgres.json").read_bytes())
     assert results["remember"]["300"]["ratio"] > 0 and results["scaleout"]["pg_ratio"] > 0
