@@ -95,6 +95,10 @@ def read_source(
     path: str | os.PathLike[str], last_link: Callable[[], str | None], *, store: bool = False
 ) -> Iterator[Item]:
     """Yield a source's items; `store=True` insists that it is a store (the CLI's --db)."""
+    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+        from auditor.stores import pg_items  # a PostgreSQL store (auditor.stores imports us)
+
+        return pg_items(path, last_link)
     source = Path(path)
     if checked_source(source, store=store):
         return _outbox(source, last_link, insist=store)

@@ -15,21 +15,31 @@
 
 The mark is read before the outbox, so a commit that lands during the audit can only put the outbox
 ahead of the mark (which is fine: the mark is a lower bound), never behind it.
+
+A **PostgreSQL store** (`--db postgresql://...`) is read in one REPEATABLE READ, READ ONLY
+transaction under the role its URL names (the auditor's own: SELECT on `receipt_outbox` and
+`receipt_chains` is all it needs). Its key is the `receipt_key` table, which only the owning role
+can read (another role passes --key-file), and its head mark is the chain head row, written in the
+same transaction as the receipts it counts, read in the same snapshot as the outbox.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 from auditor.engine import FILE_RUN, Outcome
+from auditor.parse import from_object
 from auditor.report import NO_KEY, Macs
-from auditor.sources import is_store
+from auditor.sources import AuditInputError, Item, is_store
 from auditor.states import Finding, finding
-from receipts import link_hash, read_key_file
+from receipts import Line, link_hash, parse_line, read_key_file
 from receipts.head import Head, HeadError, head_path, read_head
 from receipts.outbox import open_outbox
 
@@ -41,6 +51,7 @@ __all__ = [
     "choose_key",
     "compare_head",
     "key_path",
+    "pg_items",
     "read_private_key",
     "stores_in",
 ]
@@ -50,6 +61,99 @@ GIVEN = "given"
 _MARK_TRIES, _MARK_PAUSE_S = 3, 0.02
 
 Source = tuple[str | os.PathLike[str], bool]  # (path, insist that it is a store)
+Store = Path | str  # a store file, or a postgresql:// URL
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(source: object) -> bool:
+    return isinstance(source, str) and source.startswith(URL_SCHEMES)
+
+
+def _where(url: str) -> str:
+    """A URL's server and database, without its user or password."""
+    parts = urlsplit(url)
+    return f"postgresql://{parts.hostname or 'localhost'}{f':{parts.port}' if parts.port else ''}{parts.path}"
+
+
+class PgOutbox:
+    """A PostgreSQL store's outbox in one read-only snapshot; errors are OSError, as for a file."""
+
+    def __init__(self, conn: Any, source: str) -> None:
+        self._conn = conn
+        self.source = source
+
+    def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        try:
+            return list(self._conn.execute(sql, params).fetchall())
+        except psycopg.Error as exc:
+            raise OSError(f"{self.source} has no readable receipt outbox ({type(exc).__name__})") from None
+
+    def _line(self, seq: int, body: object) -> Line:
+        raw = bytes(body) if isinstance(body, bytes | memoryview) else str(body).encode()
+        return parse_line(raw, self.source, seq) or Line(self.source, seq, None, "empty outbox row")
+
+    def lines(self, after_seq: int = 0) -> Iterator[Line]:
+        last = after_seq
+        while rows := self._rows(
+            "SELECT seq, body FROM receipt_outbox WHERE seq > %s ORDER BY seq LIMIT 1000", (last,)
+        ):
+            yield from (self._line(seq, body) for seq, body in rows)
+            last = rows[-1][0]
+
+    def last(self) -> Line | None:
+        rows = self._rows("SELECT seq, body FROM receipt_outbox ORDER BY seq DESC LIMIT 1")
+        return self._line(*rows[0]) if rows else None
+
+    def at(self, seq: int) -> Line | None:
+        rows = self._rows("SELECT seq, body FROM receipt_outbox WHERE seq = %s", (seq,))
+        return self._line(*rows[0]) if rows else None
+
+    def head(self) -> Head | None:
+        rows = self._rows("SELECT chain_id, seq, link FROM receipt_chains ORDER BY seq DESC LIMIT 1")
+        return Head(str(rows[0][0]), int(rows[0][1]), str(rows[0][2])) if rows else None
+
+    def key(self) -> bytes | str:
+        try:
+            rows = self._rows("SELECT key FROM receipt_key WHERE id = 1")
+        except OSError:
+            return f"this role cannot read the receipt key of {self.source}: pass --key-file"
+        return bytes(rows[0][0]) if rows else f"{self.source} holds no receipt key: pass --key-file"
+
+
+@contextmanager
+def pg_outbox(url: str) -> Iterator[PgOutbox]:
+    """A REPEATABLE READ, READ ONLY transaction on the store at `url` (OSError when unreachable)."""
+    try:
+        import psycopg
+    except ImportError:
+        raise OSError(
+            "reading a postgresql:// store needs psycopg: pip install 'memoryos[postgres]'"
+        ) from None
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
+    except psycopg.Error as exc:
+        raise OSError(f"cannot connect to {_where(url)} ({type(exc).__name__})") from None
+    try:
+        conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield PgOutbox(conn, _where(url))
+    finally:
+        conn.close()
+
+
+def pg_items(url: str, last_link: Callable[[], str | None]) -> Iterator[Item]:
+    """The receipts of a PostgreSQL store, as auditor.sources yields a store file's."""
+    try:
+        with pg_outbox(url) as outbox:
+            for line in outbox.lines():
+                where = f"{outbox.source}#seq={line.number}"
+                if line.receipt is None:
+                    yield None, f"{where}: {line.error}"
+                else:
+                    yield from_object(line.receipt, last_link()), where
+    except OSError as exc:
+        raise AuditInputError(str(exc)) from None
 
 
 def key_path(store: str | os.PathLike[str]) -> Path:
@@ -58,11 +162,14 @@ def key_path(store: str | os.PathLike[str]) -> Path:
     return path.with_name(path.name + KEY_SUFFIX)
 
 
-def stores_in(sources: Iterable[Source]) -> list[Path]:
+def stores_in(sources: Iterable[Source]) -> list[Store]:
     """The sources that are stores: every --db, and listed files that carry a SQLite header.
     A source that cannot be read is left to the reader, which reports it."""
-    found: list[Path] = []
+    found: list[Store] = []
     for path, insist in sources:
+        if is_url(path):
+            found.append(str(path))
+            continue
         source = Path(path)
         if insist or (source.is_file() and _readable_store(source)):
             found.append(source)
@@ -85,8 +192,14 @@ def read_private_key(path: str | os.PathLike[str]) -> bytes:
     return read_key_file(Path(path))
 
 
-def _store_key(store: Path) -> bytes | str:
-    """The key beside `store`, or why it cannot be used."""
+def _store_key(store: Store) -> bytes | str:
+    """The key beside `store` (in it, for PostgreSQL), or why it cannot be used."""
+    if isinstance(store, str):
+        try:
+            with pg_outbox(store) as outbox:
+                return outbox.key()
+        except OSError as exc:
+            return str(exc)
     path = key_path(store)
     if not path.exists():
         return f"no key file beside {store} ({path.name}): pass --key-file"
@@ -98,7 +211,11 @@ def _store_key(store: Path) -> bytes | str:
         return str(exc)
 
 
-def choose_key(given: bytes | None, stores: Sequence[Path]) -> tuple[bytes | None, Macs]:
+def _key_source(store: Store) -> str:
+    return f"{_where(store)} (receipt_key)" if isinstance(store, str) else str(key_path(store))
+
+
+def choose_key(given: bytes | None, stores: Sequence[Store]) -> tuple[bytes | None, Macs]:
     """The key that verifies this audit's MACs, and what the report says about it."""
     if given is not None:
         return given, Macs(True, GIVEN)
@@ -111,7 +228,7 @@ def choose_key(given: bytes | None, stores: Sequence[Path]) -> tuple[bytes | Non
         return None, Macs(False, None, problems[0])
     if len(keys) > 1:
         return None, Macs(False, None, "the stores have different keys: audit them one at a time")
-    return keys.pop(), Macs(True, ", ".join(str(key_path(store)) for store in stores))
+    return keys.pop(), Macs(True, ", ".join(_key_source(store) for store in stores))
 
 
 # ---- the head mark ------------------------------------------------------------------------------
@@ -171,9 +288,33 @@ def _read_mark(store: Path, key: bytes | None) -> Head | HeadCheck | None:
         return HeadCheck(notes=(f"{store}: cannot read its head mark {head_path(store)}: {why}",))
 
 
-def check_head(store: Path, key: bytes | None) -> HeadCheck:
+def _check_pg_head(url: str) -> HeadCheck:
+    """The chain head row against the outbox, in one snapshot."""
+    try:
+        with pg_outbox(url) as outbox:
+            mark = outbox.head()
+            last = outbox.last()
+            line = outbox.at(mark.seq) if mark is not None and mark.seq > 0 else None
+            where = outbox.source
+    except OSError as exc:
+        return HeadCheck(notes=(f"{_where(url)}: its chain head was not compared: {exc}",))
+    if mark is None:
+        return HeadCheck(notes=(f"{where}: no chain head row yet (no receipts)",))
+    found = compare_head(
+        where, mark, 0 if last is None else last.number, None if line is None else line.receipt
+    )
+    return (
+        HeadCheck(found)
+        if found
+        else HeadCheck(notes=(f"{where}: the chain head (seq {mark.seq}) matches the outbox",))
+    )
+
+
+def check_head(store: Store, key: bytes | None) -> HeadCheck:
     """Compare the store's head mark with its outbox; never raises (an unreadable outbox is the
     pass's finding, or its error, already)."""
+    if isinstance(store, str):
+        return _check_pg_head(store)
     mark = _read_mark(store, key)  # before the outbox: see the module's notes
     if isinstance(mark, HeadCheck):
         return mark
@@ -198,7 +339,7 @@ def check_head(store: Path, key: bytes | None) -> HeadCheck:
     return HeadCheck(notes=(f"{store}: the head mark (seq {mark.seq}) matches the outbox{trust}",))
 
 
-def check_heads(outcome: Outcome, stores: Iterable[Path], key: bytes | None) -> tuple[str, ...]:
+def check_heads(outcome: Outcome, stores: Iterable[Store], key: bytes | None) -> tuple[str, ...]:
     """Check every store's head mark: findings join the outcome (pseudo-run `-`), notes are returned."""
     notes: list[str] = []
     for store in stores:

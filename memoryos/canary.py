@@ -38,6 +38,7 @@ from memoryos.memory import Memory, key_path_for
 from memoryos.promotion import content_hash
 from memoryos.settings import Config, config_from_file, from_environment
 from memoryos.store.base import Transaction
+from memoryos.store.factory import store_location
 from memoryos.store.rows import Segment, Unit
 from memoryos.testing import FakeLLMServer
 from memoryos.timeutil import system_clock, to_micros
@@ -483,11 +484,13 @@ def _rank(state: str) -> int:
     return STATES.index(state) if state in STATES else 0  # an unknown state is never taken as healthy
 
 
-def _run_auditor(path: Path, now: str) -> dict[str, Any]:
+def _run_auditor(path: Path | str, now: str) -> dict[str, Any]:
     if importlib.util.find_spec("auditor") is None:
         raise CannotRun("the auditor is not installed: pip install memoryos with its auditor package")
     command = [sys.executable, "-m", "auditor", "check", "--db", str(path), "--format", "json"]
-    command += ["--max-age", MAX_AGE, "--now", now, "--key-file", str(key_path_for(path))]
+    command += ["--max-age", MAX_AGE, "--now", now]
+    if isinstance(path, Path):  # a PostgreSQL store's key is in it (auditor.stores)
+        command += ["--key-file", str(key_path_for(path))]
     try:
         done = subprocess.run(
             command, capture_output=True, timeout=AUDITOR_TIMEOUT, stdin=subprocess.DEVNULL, check=False
@@ -525,19 +528,19 @@ class Canary:
         *,
         timeout: float = BATCH_TIMEOUT,
     ) -> None:
-        self.db = None if db is None else Path(db)
+        self.db = None if db is None else store_location(db)  # a file, or a postgresql:// URL
         self.config = from_environment() if config is None else config
         self.timeout = timeout
 
     def run(self) -> CanaryVerdict:
         with tempfile.TemporaryDirectory(prefix="memoryos-canary-") as work:
-            path = self.db if self.db is not None else Path(work) / "canary.db"
+            path: Path | str = self.db if self.db is not None else Path(work) / "canary.db"
             try:
                 return self._run(path)
             except CannotRun as exc:
                 return CanaryVerdict("cannot_run", str(exc))
 
-    def _run(self, path: Path) -> CanaryVerdict:
+    def _run(self, path: Path | str) -> CanaryVerdict:
         identity = self._preflight(path)
         scopes = canary_scopes(secrets.token_hex(4))
         plan: dict[str, Any] = {
@@ -566,10 +569,10 @@ class Canary:
             restarts=results["restarts"],
         )
 
-    def _preflight(self, path: Path) -> _Identity:
+    def _preflight(self, path: Path | str) -> _Identity:
         """Open the store and prove it writable with an empty write transaction, before any canary
         memory exists: a store that fails here cannot run the canary (exit 2)."""
-        if self.db is not None and not path.is_file():
+        if self.db is not None and isinstance(path, Path) and not path.is_file():
             raise CannotRun(f"no store at {path} (without --db the canary uses a temporary store)")
         try:
             with memoryos.open(path, config=self.config) as mem:
@@ -616,7 +619,11 @@ class Canary:
         return result
 
     def _clean_up(
-        self, path: Path, scopes: Sequence[CanaryScope], pseudonyms: Mapping[str, Sequence[str]], head: int
+        self,
+        path: Path | str,
+        scopes: Sequence[CanaryScope],
+        pseudonyms: Mapping[str, Sequence[str]],
+        head: int,
     ) -> tuple[int, list[dict[str, Any]], int]:
         """Erase the canary's users (tombstones and receipts stay), check that nothing of them is left,
         and read the canary's window of the outbox. Runs whatever happened before, so that a failed

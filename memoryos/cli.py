@@ -25,6 +25,7 @@ from memoryos.cli_args import MCP_OPTIONS, pass_count, seconds_between_passes, t
 from memoryos.cli_output import emit, flatten, reader_went_away
 from memoryos.exit_codes import exit_code
 from memoryos.settings import config_from_file, default_db_path
+from memoryos.store.location import describe
 
 
 def _scope(args: argparse.Namespace) -> memoryos.Scope:
@@ -57,7 +58,7 @@ def _require_store(db: str, command: str) -> None:
 
 def cmd_init(args: argparse.Namespace) -> Any:
     with _open(args) as mem:
-        return {"db": str(mem.path), "store_id": mem.store_id, "source_version": mem.source_version}
+        return {"db": describe(mem.path), "store_id": mem.store_id, "source_version": mem.source_version}
 
 
 def cmd_remember(args: argparse.Namespace) -> Any:

@@ -401,8 +401,8 @@ class HeldAudit:
     keeps its progress for the next one). A store whose outbox changed under the held audit (see
     auditor.incremental) is audited afresh."""
 
-    def __init__(self, db: Path) -> None:
-        self.db = db
+    def __init__(self, db: Path | str) -> None:
+        self.db = db  # a file, or a postgresql:// URL (its key is in the store: auditor.stores)
         self._audit: Any = None
         self._lock = threading.Lock()
 
@@ -422,7 +422,10 @@ class HeldAudit:
         with self._lock:
             try:
                 try:
-                    report = self._held(incremental).check()
+                    if isinstance(self.db, str):  # PostgreSQL: a full audit (no incremental state yet)
+                        report = importlib.import_module("auditor").audit([], stores=[self.db])
+                    else:
+                        report = self._held(incremental).check()
                 except refused:  # the outbox changed below what was read: start again
                     self._audit = None
                     report = self._held(incremental).check()
@@ -433,8 +436,8 @@ class HeldAudit:
 
     def _held(self, incremental: Any) -> Any:
         if self._audit is None:
-            key_file = key_path_for(self.db)
-            key = read_key_file(key_file) if key_file.exists() else None
+            key_file = key_path_for(Path(self.db))
+            key = read_key_file(key_file) if isinstance(self.db, Path) and key_file.exists() else None
             self._audit = incremental.IncrementalAudit(stores=[self.db], key=key)
         return self._audit
 

@@ -293,6 +293,12 @@ class OutboxRecorder(ABC):
     @abstractmethod
     def set_cursor(self, name: str, seq: int) -> None: ...
 
+    @abstractmethod
+    def claim_cursor(self, name: str) -> int | None:
+        """In a write: the cursor's seq, held by this transaction until it ends so that no other
+        exporter reads from it meanwhile; None when another transaction holds it (skipped, not
+        waited for)."""
+
 
 class IntentRecorder(ABC):
     """Intents of slow promotions: claimed once per subject, reconciled by recovery."""

@@ -1,25 +1,16 @@
-"""Which backend a store location names: a `postgresql://` (or `postgres://`) URL, else a file."""
+"""The backend a store location names (memoryos/store/location.py): PostgreSQL for a URL, else SQLite."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
 from memoryos.errors import ConfigError
 from memoryos.store.base import Store
+from memoryos.store.location import is_url, store_location
 
-URL_SCHEMES = ("postgresql://", "postgres://")
-
-
-def is_url(location: str | os.PathLike[str]) -> bool:
-    return isinstance(location, str) and location.startswith(URL_SCHEMES)
-
-
-def store_location(location: str | os.PathLike[str]) -> Path | str:
-    """A URL as given (a Path would fold its `//`), anything else as a file path."""
-    return location if is_url(location) else Path(location)  # type: ignore[return-value]
+__all__ = ["open_store", "store_location"]
 
 
 def open_store(

@@ -30,10 +30,10 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from memoryos.errors import MemoryOSError, StoreClosed, StoreError, StoreVersionError
+from memoryos.errors import MemoryOSError, MigrationError, StoreClosed, StoreError, StoreVersionError
 from memoryos.failpoints import failpoint
 from memoryos.store.base import Store
-from memoryos.store.postgres_errors import describe, is_lost_connection, is_retryable, translate
+from memoryos.store.postgres_errors import describe, is_lost_connection, translate
 from memoryos.store.postgres_schema import MIGRATIONS
 from memoryos.store.postgres_search import PostgresSearch
 from memoryos.store.postgres_tx import Marked, PostgresTransaction
@@ -71,7 +71,7 @@ class PostgresStore(PostgresSearch, Store):
         self._pid = os.getpid()
         self._local = threading.local()
         self._retrying = Retrying(
-            retry=retry_if_exception(is_retryable),
+            retry=retry_if_exception(is_lost_connection),  # only ever around BEGIN: see _begun
             stop=stop_after_attempt(attempts),
             wait=wait_exponential(multiplier=0.05, max=1.0),
             sleep=sleep,
@@ -87,7 +87,7 @@ class PostgresStore(PostgresSearch, Store):
                 url,
                 min_size=1,
                 max_size=pool_size,
-                kwargs={"autocommit": True, "prepare_threshold": 2},
+                kwargs={"autocommit": True, "prepare_threshold": 2, "application_name": "memoryos"},
                 configure=self._configure,
                 timeout=connect_timeout_s,
                 open=False,
@@ -149,10 +149,10 @@ class PostgresStore(PostgresSearch, Store):
         `durable=False` commits without waiting for the WAL flush (synchronous_commit off for this
         transaction): only bookkeeping that describes reads uses it."""
         with self._translated():
-            conn = self._begun("BEGIN")
+            lazy = not durable and self._durability == "full"
+            # one simple-protocol round trip for both statements
+            conn = self._begun("BEGIN; SET LOCAL synchronous_commit = off" if lazy else "BEGIN")
             try:
-                if not durable and self._durability == "full":
-                    conn.execute("SET LOCAL synchronous_commit = off")
                 tx = PostgresTransaction(Marked(conn), self.chain_id, self.key, self._clock, writing=True)
                 self._local.conn = tx._conn
                 try:
@@ -168,7 +168,7 @@ class PostgresStore(PostgresSearch, Store):
 
     def _commit(self, conn: psycopg.Connection[Any], tx: PostgresTransaction) -> None:
         try:
-            conn.execute("COMMIT")
+            tx.commit()
         except psycopg.Error as exc:
             if not (is_lost_connection(exc) and tx.sealed is not None and self._landed(tx.sealed[2])):
                 raise
@@ -251,8 +251,6 @@ class PostgresStore(PostgresSearch, Store):
             )
 
     def _apply(self, conn: psycopg.Connection[Any], name: str, script: str, now: int) -> None:
-        from memoryos.errors import MigrationError
-
         try:
             conn.execute(script)  # one simple-protocol batch, inside our transaction
             conn.execute("INSERT INTO migrations VALUES (%s, %s)", (name, now))

@@ -2,18 +2,19 @@
 
 Messages carry the SQLSTATE's name and the server's primary message only: PostgreSQL puts row
 values (a key, a body) in the DETAIL of a constraint violation, and those never leave the store.
-Imports only the error module and the driver.
+Imports only the error module, the location helpers and the driver.
 """
 
 from __future__ import annotations
-
-from urllib.parse import urlsplit
 
 import psycopg
 from psycopg import errors as pg
 from psycopg_pool import PoolTimeout
 
 from memoryos.errors import DiskFull, MemoryOSError, ReadOnlyStore, StoreBusy, StoreError
+from memoryos.store.location import describe
+
+__all__ = ["describe", "is_lost_connection", "translate"]
 
 #: Contention that the same transaction, started again later, would likely get through.
 _CONTENDED = (pg.SerializationFailure, pg.DeadlockDetected, pg.LockNotAvailable, pg.QueryCanceled)
@@ -27,21 +28,9 @@ _UNAVAILABLE = (
 )
 
 
-def describe(url: str) -> str:
-    """The server and database of a URL, without its user or password (for messages)."""
-    parts = urlsplit(url)
-    host = parts.hostname or "localhost"
-    port = f":{parts.port}" if parts.port else ""
-    return f"postgresql://{host}{port}{parts.path or '/'}"
-
-
-def is_retryable(exc: BaseException) -> bool:
-    """A connection that broke before anything was sent on it (a server restart since the pool
-    opened it): trying again on a fresh connection is safe."""
-    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, _CONTENDED)
-
-
 def is_lost_connection(exc: BaseException) -> bool:
+    """The connection broke (a server restart or crash, a terminated backend). Around BEGIN that
+    is safe to try again on a fresh connection; around COMMIT it leaves the outcome unknown."""
     return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, _CONTENDED)
 
 

@@ -72,6 +72,8 @@ _START_CHAIN = (
 class PostgresTransaction(CommonRows, Transaction):
     """Domain operations inside one transaction. Receipts are sealed just before COMMIT."""
 
+    _conn: Marked
+
     def __init__(
         self, conn: Marked, chain_id: str, key: bytes, clock: Callable[[], datetime], *, writing: bool
     ):
@@ -81,6 +83,7 @@ class PostgresTransaction(CommonRows, Transaction):
         self._key = key
         self._clock = clock
         self._drafts: list[dict[str, Any]] = []
+        self._seal: tuple[Any, ...] | None = None
         self.sealed: tuple[int, str, str] | None = None  # (seq, link, receipt id) of the last one sealed
 
     # -- receipts -------------------------------------------------------------------------------
@@ -93,11 +96,13 @@ class PostgresTransaction(CommonRows, Transaction):
         if row is None:  # the chain's first receipt in this store
             self._conn.execute(_START_CHAIN, (self._chain_id, ZERO_HASH))
             row = self._conn.execute(sql, (self._chain_id,)).fetchone()
+            if row is None:
+                raise StoreError("the receipt chain's head row could not be made; nothing was written")
         return ChainHead(self._chain_id, int(row[0]), str(row[1])) if row[0] else ChainHead(self._chain_id)
 
     def flush_receipts(self) -> int:
-        """Seal pending drafts onto the chain head, locked until this transaction ends, and insert
-        them with the new head in one statement."""
+        """Seal pending drafts onto the chain head, locked until this transaction ends; commit()
+        inserts them with the new head in one statement, sent with the COMMIT."""
         if not self._drafts:
             return 0
         sealed = seal_all(self._drafts, self._locked_head(), self._key, self._clock())
@@ -114,11 +119,20 @@ class PostgresTransaction(CommonRows, Transaction):
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
         last = sealed[-1]
-        self._conn.execute(_SEAL, (*columns, last.head.seq, last.head.link, self._chain_id))
+        self._seal = (*columns, last.head.seq, last.head.link, self._chain_id)
         self.sealed = (last.head.seq, last.head.link, str(last.receipt["receiptId"]))
         count = len(self._drafts)
         self._drafts.clear()
         return count
+
+    def commit(self) -> None:
+        """The sealed receipts and COMMIT in one round trip (a pipeline: COMMIT is not sent on its
+        own after them, and a failed insert fails the COMMIT too)."""
+        raw = self._conn.raw
+        with raw.pipeline():
+            if self._seal is not None:
+                self._conn.execute(_SEAL, self._seal)
+            raw.execute("COMMIT")
 
     # -- units ----------------------------------------------------------------------------------
     def insert_unit(self, unit: Unit) -> int:
@@ -154,6 +168,17 @@ class PostgresTransaction(CommonRows, Transaction):
         )
         return {str(m): int(r) for m, r in rows}
 
+    def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
+        """In a write, the segments are locked first (in id order): a promotion decides where its
+        pages go (in place or at the end, DESIGN: distillation reads pages by rowid) on page
+        numbers no concurrent promotion into the same segments can change before it commits."""
+        if self._writing and segment_ids:
+            self._conn.execute(
+                "SELECT 1 FROM segments WHERE segment_id = ANY(?) ORDER BY segment_id FOR UPDATE",
+                (sorted(segment_ids),),
+            ).fetchall()
+        return super().last_pages(segment_ids)
+
     def segment(self, segment_id: str) -> Segment | None:
         """In a write, the segment is locked until commit: what a distillation checks it against
         cannot change under it (a promotion growing it waits)."""
@@ -166,6 +191,18 @@ class PostgresTransaction(CommonRows, Transaction):
 
     def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
         super().grow_segments(sorted(grown, key=lambda g: g[0]))  # one lock order for every writer
+
+    def claim_cursor(self, name: str) -> int | None:
+        """The cursor row locked FOR UPDATE SKIP LOCKED: a second exporter of the same cursor gets
+        None at once instead of reading the same receipts. (A cursor's very first claim inserts
+        its row; a rival first claim waits for that insert, up to the lock timeout.)"""
+        lock = "SELECT seq FROM export_cursors WHERE name = ? FOR UPDATE SKIP LOCKED"
+        seq = self._conn.execute(lock, (name,)).fetchone()
+        exists = "SELECT 1 FROM export_cursors WHERE name = ?"  # a plain read never waits
+        if seq is None and self._one(exists, (name,)) is None:  # no row yet: make it, then claim it
+            self._conn.execute("INSERT INTO export_cursors VALUES (?, 0) ON CONFLICT DO NOTHING", (name,))
+            seq = self._conn.execute(lock, (name,)).fetchone()
+        return None if seq is None else int(seq[0])
 
     def merge_index(self) -> None:
         """Nothing to merge inside the transaction: the store VACUUMs after an erasure (scrub)."""

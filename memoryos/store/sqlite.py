@@ -119,6 +119,9 @@ class SQLiteTransaction(CommonRows, Transaction):
         self._conn.executemany(INSERT_UNIT, [row_of(u) for u in units])
         self._conn.executemany(INSERT_SOURCE, [pair for u in units for pair in sources_of(u)])
 
+    def claim_cursor(self, name: str) -> int | None:
+        return self.cursor(name)  # BEGIN IMMEDIATE: this transaction is the only writer already
+
     def merge_index(self) -> None:
         """Nothing to merge: the postings are plain rows, and secure_delete zeroes deleted ones."""
 

@@ -282,6 +282,13 @@ class OutboxContract:
         with store.read() as tx:
             assert tx.cursor("default") == 9 and tx.cursor("other") == 0
 
+    def test_a_claimed_cursor_reads_where_it_stands(self, store: Store) -> None:
+        with store.write("store") as tx:
+            assert tx.claim_cursor("new") == 0
+            tx.set_cursor("new", 4)
+        with store.write("store") as tx:
+            assert tx.claim_cursor("new") == 4
+
 
 class IntentContract:
     def test_intents_round_trip(self, store: Store) -> None:
