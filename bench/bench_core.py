@@ -292,7 +292,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         for size in args.sizes:
             mem = open_filled(folder, size, many, args.durability)
-            raw = raw_connection(mem.path, args.durability)
+            raw = raw_connection(Path(mem.path), args.durability)
             raw.execute("CREATE TABLE IF NOT EXISTS raw_receipts (seq INTEGER PRIMARY KEY, body BLOB)")
             raw.execute("CREATE VIRTUAL TABLE IF NOT EXISTS raw_move_fts USING fts5 (body)")
             runs = [measure_remember(mem, raw, args.samples, rng) for _ in range(args.runs)]
@@ -320,7 +320,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         mem = open_filled(
             folder, recall_size, [memoryos.Scope(user="recall-user", assistant="bench")], args.durability
         )
-        rec = [measure_recall(mem, mem.path, args.samples, rng) for _ in range(args.runs)]
+        rec = [measure_recall(mem, Path(mem.path), args.samples, rng) for _ in range(args.runs)]
         results["recall"] = {
             "size": recall_size,
             "p95_us": statistics.median(r[0] for r in rec) * 1e6,

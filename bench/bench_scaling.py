@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         mem = memoryos.open(folder / "scaling.db", clock=clock, durability=args.durability)
         raw = raw_baseline(folder, args.durability)
-        outbox = Outbox(mem.path)
+        outbox = Outbox(Path(mem.path))
         ours: list[float] = []
         base: list[float] = []
         for index in range(args.turns):

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from memoryos.errors import StoreClosed, StoreError
+from memoryos.memory import Memory
 from memoryos.store.base import SearchPlan, Store
 from memoryos.store.rows import CandidateRow, Intent, PageNote, Segment, SegmentHead, Unit
+from memoryos.store.sqlite import SQLiteStore
 from receipts import ZERO_HASH, link_hash, parse_line, uuid7
 
 USER, ASSISTANT = "a" * 32, "b" * 32
@@ -399,3 +401,9 @@ class StoreContract(
     SearchContract,
 ):
     """Every role's contract: a backend's test class subclasses this (or the roles one by one)."""
+
+
+def sqlite_of(mem: Memory) -> SQLiteStore:
+    """The SQLite store under a Memory, for tests that read its tables directly."""
+    assert isinstance(mem.store, SQLiteStore), "this test reads a SQLite store's tables"
+    return mem.store

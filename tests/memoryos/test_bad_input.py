@@ -63,11 +63,13 @@ BAD_CALLS: dict[str, Call] = {
         s, "k", "v", valid_until=datetime.max.replace(tzinfo=UTC)
     ),
     "as_of of datetime.max": lambda m, s: m.get(s, "k", as_of=datetime.max.replace(tzinfo=UTC)),
-    "export into a directory": lambda m, s: m.export(m.path.parent),
-    "export into a missing folder": lambda m, s: m.export(m.path.parent / "missing" / "e.jsonl"),
+    "export into a directory": lambda m, s: m.export(Path(m.path).parent),
+    "export into a missing folder": lambda m, s: m.export(Path(m.path).parent / "missing" / "e.jsonl"),
     "export path with a NUL": lambda m, s: m.export("e\x00.jsonl"),
-    "receipts export into a directory": lambda m, s: m.export_receipts(m.path.parent),
-    "receipts export into a missing folder": lambda m, s: m.export_receipts(m.path.parent / "no" / "r.jsonl"),
+    "receipts export into a directory": lambda m, s: m.export_receipts(Path(m.path).parent),
+    "receipts export into a missing folder": lambda m, s: m.export_receipts(
+        Path(m.path).parent / "no" / "r.jsonl"
+    ),
 }
 BAD_SCOPES: dict[str, Any] = {
     "empty user": memoryos.Scope(user="", assistant="a"),

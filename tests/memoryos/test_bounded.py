@@ -17,6 +17,7 @@ from memoryos.errors import ConfigError
 from memoryos.policies.distill import Distilled, ExtractiveSummarizer, PageView, extract, undistilled_after
 from memoryos.store.sqlite import SQLiteTransaction
 from memoryos.testing import FakeClock
+from tests.memoryos.store_contract import sqlite_of
 
 TOPIC = "the blyck release pipeline runs make release on staging"
 
@@ -35,7 +36,11 @@ def started(db: Path) -> list[list[str]]:
 
 
 def page_refs(mem: memoryos.Memory) -> list[str]:
-    rows = mem.store._live().execute("SELECT memory_id, version FROM units WHERE tier = 'mtm' ORDER BY rowid")
+    rows = (
+        sqlite_of(mem)
+        ._live()
+        .execute("SELECT memory_id, version FROM units WHERE tier = 'mtm' ORDER BY rowid")
+    )
     return [f"{m}@{v}" for m, v in rows]
 
 
@@ -122,7 +127,7 @@ class TestIncrementalDistillation:
             read = [ref for batch in started(db) for ref in batch]
             assert read == page_refs(mem)[:24]  # oldest first, each once
             # the 4 left are fewer than make a segment hot: they wait for the next pages
-            assert mem.store._live().execute("SELECT interactions FROM segments").fetchone() == (4,)
+            assert sqlite_of(mem)._live().execute("SELECT interactions FROM segments").fetchone() == (4,)
             converse(mem, alice, 7, start=28)
             mem.maintain()
             assert deferred.batches == [8, 8, 8, 8] and started(db)[-1] == page_refs(mem)[24:32]
@@ -151,9 +156,10 @@ class TestSegmentsStayBounded:
     ) -> None:
         with memoryos.open(db, clock=clock, segment_max_pages=10, heat_threshold=1e9) as mem:
             converse(mem, alice, 35)
-            rows = mem.store._live().execute("SELECT pages FROM segments ORDER BY created_at").fetchall()
+            rows = sqlite_of(mem)._live().execute("SELECT pages FROM segments ORDER BY created_at").fetchall()
             counts = Counter(
-                r[0] for r in mem.store._live().execute("SELECT segment_id FROM units WHERE tier = 'mtm'")
+                r[0]
+                for r in sqlite_of(mem)._live().execute("SELECT segment_id FROM units WHERE tier = 'mtm'")
             )
             assert [r[0] for r in rows] == [10, 10, 10, 5] and sorted(counts.values()) == [5, 10, 10, 10]
             assert len(page_refs(mem)) == 35  # nothing dropped: every turn became a page
@@ -235,7 +241,7 @@ class TestStoreOrderAndUpgrades:
         conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
         conn.close()
         with memoryos.open(db, clock=clock, heat_threshold=5) as mem:
-            segment = mem.store._live().execute("SELECT pages, interactions FROM segments").fetchone()
+            segment = sqlite_of(mem)._live().execute("SELECT pages, interactions FROM segments").fetchone()
             assert segment == (21, 5)
             mem.recall(alice, "blyck")  # a visit: 5 pages + 1 visit + recency > 5
             assert mem.maintain().distilled_segments == 1

@@ -44,14 +44,18 @@ class TestInPlace:
             key = mem._scopes(ALICE)
             with mem.store.read() as tx:
                 stm = tx.stm_turns(key.user, key.assistant)
-            before, turns, found = index_tables(mem.path), rows(mem.path), mem.recall(ALICE, "staging step 3")
+            before, turns, found = (
+                index_tables(Path(mem.path)),
+                rows(Path(mem.path)),
+                mem.recall(ALICE, "staging step 3"),
+            )
             outcome = mem.promoter.promote_turns(stm, int(datetime(2026, 6, 2, tzinfo=UTC).timestamp() * 1e6))
             assert outcome.promoted == 6
-            after = rows(mem.path)
+            after = rows(Path(mem.path))
             assert set(after) == set(turns)  # the same rows: each turn's row is now its page
             for rowid, (tier, memory_id) in after.items():
                 assert tier == "mtm" and memory_id != turns[rowid][1]
-            assert index_tables(mem.path) == before  # no posting, frequency or count moved
+            assert index_tables(Path(mem.path)) == before  # no posting, frequency or count moved
             again = mem.recall(ALICE, "staging step 3")
             assert [h.score for h in again.hits] == [h.score for h in found.hits]
             assert [h.source_ids for h in again.hits] == [(h.memory_id,) for h in found.hits]

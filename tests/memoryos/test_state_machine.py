@@ -21,6 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 import memoryos
 from memoryos.testing import FakeClock
 from receipts import read_outbox
+from tests.memoryos.store_contract import sqlite_of
 
 SCOPES = [memoryos.Scope(user=u, assistant="coder") for u in ("ann", "ben", "cat")]
 WORDS = ["rust", "garden", "piano", "tax", "deploy", "kiwi", "river", "stone"]
@@ -88,7 +89,7 @@ class MemoryMachine(RuleBasedStateMachine):
 
     @invariant()
     def every_turn_is_in_exactly_one_place_or_accounted_for(self) -> None:
-        conn = self.mem.store._live()
+        conn = sqlite_of(self.mem)._live()
         stm = Counter(r[0] for r in conn.execute("SELECT memory_id FROM units WHERE tier = 'stm'"))
         pages = Counter(
             r[0]
