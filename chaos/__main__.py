@@ -18,8 +18,8 @@ from typing import Any
 
 import orjson
 
-from chaos import report
-from chaos.sweep import CI, Plan, execute, trials
+from chaos import report, stores
+from chaos.sweep import CI, SERVER, Plan, execute, trials
 from chaos.workload import WORKLOADS
 from memoryos import failpoints
 from memoryos.cli_output import Progress
@@ -41,6 +41,11 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--jobs", type=int, default=max(1, min(4, os.cpu_count() or 1)))
     run.add_argument("--json", type=Path, help="write every trial and the summary here")
     run.add_argument("--keep", type=Path, help="copy the store of every failing trial here")
+    run.add_argument(
+        "--db",
+        help="run every trial on a new database of this PostgreSQL server (a postgresql:// URL of a"
+        " database the harness may create databases from); default: a SQLite file per trial",
+    )
     run.add_argument("-q", "--quiet", action="store_true", help="no trial counter (drawn only on a terminal)")
     return cli
 
@@ -91,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     failpoints.arm("")  # the parent restarts and checks stores: it must never fire a failpoint itself
     plan = plan_from(args)
+    if args.db is not None and not stores.is_url(args.db):
+        raise SystemExit("--db takes a postgresql:// URL (SQLite stores are files of each trial)")
+    SERVER["url"] = args.db
     started = time.monotonic()
     specs = trials(plan)
     with Progress("chaos: trials", total=len(specs), quiet=args.quiet) as counter:

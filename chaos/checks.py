@@ -1,6 +1,7 @@
 """What must hold after a crash and a restart, computed from the store file and the child's acks.
 
-Everything here reads the store through its own read-only sqlite3 connection (never memoryos's), so a
+Everything here reads the store through its own read-only sqlite3 (or psycopg: chaos/stores.py)
+connection (never memoryos's), so a
 bug in memoryos's readers cannot hide a bug in its writers. The checks return counts and findings;
 they never raise on bad data.
 """
@@ -14,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from chaos import stores
 from receipts import ZERO_HASH, link_hash, read_key_file, read_outbox, verify_mac
 from receipts.outbox import read_only_uri
 
@@ -77,8 +77,11 @@ class Snapshot:
         return {u.ref for u in self.units}
 
 
-def integrity(path: Path) -> list[str]:
-    """PRAGMA integrity_check on a connection of our own; ['ok'] becomes []."""
+def integrity(path: Path | str) -> list[str]:
+    """PRAGMA integrity_check on a connection of our own; ['ok'] becomes []. PostgreSQL checks its
+    own pages (and a crash of a client cannot tear them): amcheck is not assumed installed."""
+    if stores.is_url(path):
+        return []
     conn = sqlite3.connect(read_only_uri(path), uri=True)
     try:
         rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
@@ -87,24 +90,34 @@ def integrity(path: Path) -> list[str]:
     return [] if rows == ["ok"] else rows
 
 
-def snapshot(path: Path) -> Snapshot:
-    conn = sqlite3.connect(read_only_uri(path), uri=True)
-    try:
-        rows = conn.execute(
-            "SELECT memory_id, version, tier, body, source_ids, derived_from, status, user_scope,"
-            " assistant_scope, list, key, content_hash FROM units"
-        ).fetchall()
-        intents = int(conn.execute("SELECT count(*) FROM intents").fetchone()[0])
-    finally:
-        conn.close()
+_UNITS = (
+    "SELECT memory_id, version, tier, body, source_ids, derived_from, status, user_scope,"
+    " assistant_scope, list, key, content_hash FROM units"
+)
+_INTENTS = "SELECT count(*) FROM intents"
+
+
+def snapshot(path: Path | str) -> Snapshot:
+    if stores.is_url(path):
+        rows = stores.pg_rows(str(path), _UNITS)
+        intents = int(stores.pg_rows(str(path), _INTENTS)[0][0])
+        lines = stores.pg_outbox(str(path))
+    else:
+        conn = sqlite3.connect(read_only_uri(path), uri=True)
+        try:
+            rows = conn.execute(_UNITS).fetchall()
+            intents = int(conn.execute(_INTENTS).fetchone()[0])
+        finally:
+            conn.close()
+        lines = list(read_outbox(path))
     units = [
         UnitRow(
             r[0],
             r[1],
             r[2],
             r[3],
-            tuple(orjson.loads(r[4])),
-            tuple(orjson.loads(r[5])),
+            stores.json_list(r[4]),
+            stores.json_list(r[5]),
             r[6],
             (r[7], r[8], r[9]),
             r[10],
@@ -114,7 +127,7 @@ def snapshot(path: Path) -> Snapshot:
     ]
     receipts: list[dict[str, Any]] = []
     unreadable: list[str] = []
-    for line in read_outbox(path):
+    for line in lines:
         if line.receipt is None:
             unreadable.append(f"seq {line.number}: {line.error}")
         else:
@@ -261,14 +274,22 @@ def check_receipts_match_state(snap: Snapshot, ledger: Ledger, acked: set[str], 
             )
 
 
-def verify_state(path: Path, acks: list[dict[str, Any]]) -> Tally:
+def store_key(path: Path | str) -> bytes | None:
+    """The store's receipt key: its key file beside a SQLite store, its `receipt_key` row on
+    PostgreSQL (None when the child died before creating it)."""
+    if stores.is_url(path):
+        return stores.pg_key(str(path))
+    key_file = Path(path).with_name(Path(path).name + ".receipt-key")
+    return read_key_file(key_file) if key_file.exists() else None
+
+
+def verify_state(path: Path | str, acks: list[dict[str, Any]]) -> Tally:
     """All of the above on a closed store; `Tally` carries the counts for the results table."""
     tally = Tally()
     for problem in integrity(path):
         tally.add("mismatch", f"integrity_check: {problem}")
     snap = snapshot(path)
-    key_file = path.with_name(path.name + ".receipt-key")
-    key = read_key_file(key_file) if key_file.exists() else None
+    key = store_key(path)
     for problem in snap.unreadable + chain_problems(snap.receipts, key) + run_problems(snap.receipts):
         tally.add("mismatch", problem)
     ledger = Ledger(snap.receipts)

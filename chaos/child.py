@@ -1,6 +1,6 @@
 """The child process of a trial: replays a workload plan on a store and acknowledges each step.
 
-Run as `python -m chaos.child --store PATH --workload W --seed S [--mode run|count|reopen]`, with
+Run as `python -m chaos.child --store PATH|URL --workload W --seed S [--mode run|count|reopen]`, with
 MEMORYOS_FAILPOINTS in its environment. Every acknowledgement is written to stdout with one
 os.write() on an unbuffered pipe *after* the call returned and *before* the next step starts, so
 whatever the parent reads is exactly what the caller was told succeeded, even after a SIGKILL.
@@ -41,8 +41,9 @@ def emit(record: dict[str, Any]) -> None:
 class Runner:
     """Replays one plan against one open store, acknowledging what the API confirmed."""
 
-    def __init__(self, store: Path, clock: FakeClock, naive: NaiveHook | None) -> None:
+    def __init__(self, store: str, workdir: Path, clock: FakeClock, naive: NaiveHook | None) -> None:
         self.store = store
+        self.workdir = workdir
         self.clock = clock
         self.naive = naive
         self.turns: dict[int, list[str]] = {i: [] for i in range(len(USERS))}
@@ -107,7 +108,7 @@ class Runner:
         elif op.kind == "maintain":
             mem.maintain()
         elif op.kind == "export":
-            mem.export_receipts(self.store.with_name(self.store.name + ".export.jsonl"))
+            mem.export_receipts(self.workdir / "store.export.jsonl")
         emit({"op": op.kind, "step": step})
 
     def finish(self) -> None:
@@ -143,7 +144,8 @@ def _counts(naive: NaiveHook | None) -> dict[str, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m chaos.child", description=__doc__)
-    parser.add_argument("--store", type=Path, required=True)
+    parser.add_argument("--store", required=True, help="a store file, or a postgresql:// URL")
+    parser.add_argument("--workdir", type=Path, default=Path.cwd(), help="where receipt exports go")
     parser.add_argument("--workload", default="small")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--mode", choices=("run", "count", "reopen"), default="run")
@@ -161,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             memoryos.open(args.store, clock=clock, **CONFIG).close()
             emit({"op": "done", "findings": []})
             return 0
-        runner = Runner(args.store, clock, naive)
+        runner = Runner(args.store, args.workdir, clock, naive)
         runner.run(ops)
         runner.finish()
     except Exception:

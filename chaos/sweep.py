@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chaos import stores
 from chaos.naive import HOOK
 from chaos.trial import Spec, run, spawn
 from memoryos.failpoints import POINTS
@@ -46,12 +47,24 @@ class Plan:
 CI = Plan(hits="one", raise_hits="one", seeds=2, recovery_seeds=1, soak=6, naive_seeds=2)
 
 
-@functools.cache  # the seeded, recovery and naive parts ask for the same seeds
+#: The PostgreSQL server of this sweep (`--db`), or None for SQLite files.
+SERVER: dict[str, str | None] = {"url": None}
+
+
 def count_hits(workload: str, seed: int, *, naive: bool = False) -> dict[str, int]:
     """Replay the plan unarmed-in-effect and report how many times each point is reached."""
+    return _count_hits(workload, seed, naive, SERVER["url"])
+
+
+@functools.cache  # the seeded, recovery and naive parts ask for the same seeds (on the same backend)
+def _count_hits(workload: str, seed: int, naive: bool, server: str | None) -> dict[str, int]:
     with tempfile.TemporaryDirectory(prefix="chaos-count-") as tmp:
         extra = ("--mode", "count", "--naive") if naive else ("--mode", "count")
-        child = spawn(Path(tmp) / "store.db", Spec("count", workload, seed), "", *extra)
+        store = stores.new_store(Path(tmp), server)
+        try:
+            child = spawn(store, Path(tmp), Spec("count", workload, seed), "", *extra)
+        finally:
+            stores.drop_store(store, server)
     counts = [a["counts"] for a in child.acks if a.get("op") == "counts"]
     if child.returncode != 0 or not counts:
         raise RuntimeError(f"the counting run of {workload}/{seed} failed: {child.stderr[-500:]}")
@@ -126,7 +139,7 @@ def execute(
     """Run trials on `jobs` threads; each trial's real work happens in its own child process."""
     results: list[dict[str, Any]] = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(lambda s: run(s, keep), specs):
+        for result in pool.map(lambda s: run(s, keep, SERVER["url"]), specs):
             results.append(result)
             progress(result)
     return results

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 import memoryos
-from chaos import verdict
+from chaos import stores, verdict
 from chaos.checks import Tally, snapshot, verify_state
 from chaos.workload import CONFIG
 from memoryos.settings import ENV_FAILPOINTS
@@ -59,12 +59,14 @@ def child_env(failpoints: str) -> dict[str, str]:
     return env
 
 
-def spawn(store: Path, spec: Spec, failpoints: str, *extra: str, kill_after: float | None = None) -> Child:
+def spawn(
+    store: str, workdir: Path, spec: Spec, failpoints: str, *extra: str, kill_after: float | None = None
+) -> Child:
     """Run the child to its end (or its death) and collect every acknowledgement it wrote."""
-    argv = [sys.executable, "-m", "chaos.child", "--store", str(store), "--workload", spec.workload]
-    argv += ["--seed", str(spec.seed), *extra]
+    argv = [sys.executable, "-m", "chaos.child", "--store", store, "--workload", spec.workload]
+    argv += ["--seed", str(spec.seed), "--workdir", str(workdir), *extra]
     proc = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(failpoints), cwd=store.parent
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(failpoints), cwd=workdir
     )
     first = b""
     if kill_after is not None:
@@ -101,15 +103,19 @@ class FixedClock:
         return self.moment
 
 
-def last_time(store: Path) -> datetime:
+def last_time(store: str) -> datetime:
     """The child's clock at its last commit: the restart continues from there, never earlier."""
     times = [parse_utc(r["atUtc"]) for r in snapshot(store).receipts if "atUtc" in r]
     return max(times, default=datetime(2025, 1, 1, tzinfo=UTC))
 
 
-def restart_and_check(store: Path, acks: list[dict[str, Any]], result: dict[str, Any]) -> None:
+def _exists(store: str) -> bool:
+    return stores.pg_has_store(store) if stores.is_url(store) else Path(store).exists()
+
+
+def restart_and_check(store: str, acks: list[dict[str, Any]], result: dict[str, Any]) -> None:
     """Reopen (recovery runs), check; run maintenance, check again; ask the auditor; prove usable."""
-    if not store.exists():
+    if not _exists(store):
         result.update(verdict="empty")
         return
     now = last_time(store)
@@ -127,7 +133,7 @@ def restart_and_check(store: Path, acks: list[dict[str, Any]], result: dict[str,
     result["findings"] = findings + merged.findings
 
 
-def _session(store: Path, now: datetime, findings: list[str], *, maintain: bool) -> None:
+def _session(store: str, now: datetime, findings: list[str], *, maintain: bool) -> None:
     try:
         with memoryos.open(store, clock=FixedClock(now), **CONFIG) as mem:
             if maintain:
@@ -137,7 +143,7 @@ def _session(store: Path, now: datetime, findings: list[str], *, maintain: bool)
         findings.append(f"restart failed: {type(exc).__name__}: {exc}")
 
 
-def _usable(store: Path, now: datetime) -> list[str]:
+def _usable(store: str, now: datetime) -> list[str]:
     """After the crash the store takes new turns and upkeep, and stays clean."""
     try:
         with memoryos.open(store, clock=FixedClock(now), **CONFIG) as mem:
@@ -158,22 +164,27 @@ def _merge(tallies: list[Tally]) -> Tally:
 
 
 # -- the families -------------------------------------------------------------------------------------
-def run(spec: Spec, keep: Path | None = None) -> dict[str, Any]:
-    """Run one trial in a temporary directory; keep the store under `keep` when something is wrong."""
+def run(spec: Spec, keep: Path | None = None, server: str | None = None) -> dict[str, Any]:
+    """Run one trial in a temporary directory (and, with `server`, a database of its own there);
+    keep the store under `keep` when something is wrong (a kept database is left on the server)."""
     workdir = Path(tempfile.mkdtemp(prefix="chaos-"))
-    store = workdir / "store.db"
     result: dict[str, Any] = {**asdict(spec), "killed": False, "lost": 0, "duplicated": 0}
     result.update(mismatches=0, verdict="", audit=[], findings=[], bug="")
     result["control_caught"] = None
+    store = ""
     try:
-        _FAMILIES[spec.family](store, spec, result)
+        store = stores.new_store(workdir, server)
+        _FAMILIES[spec.family](store, workdir, spec, result)
     except Exception as exc:  # a harness crash is reported as a bug of that trial, not a lost sweep
         result["bug"] = f"harness: {type(exc).__name__}: {exc}"
     result["ok"] = _ok(spec, result)
-    if keep is not None and not result["ok"]:
+    kept = keep is not None and not result["ok"]
+    if keep is not None and kept:
         target = keep / f"{spec.family}-{spec.point or 'none'}-{spec.hit}-{spec.seed}"
         shutil.copytree(workdir, target, dirs_exist_ok=True)
-        result["kept"] = str(target)
+        result["kept"] = f"{target} {store}" if stores.is_url(store) else str(target)
+    if store and not kept:
+        stores.drop_store(store, server)
     shutil.rmtree(workdir, ignore_errors=True)
     return result
 
@@ -194,16 +205,16 @@ def _expect_kill(child: Child, result: dict[str, Any], what: str) -> None:
         result["bug"] = f"{what}: expected death by SIGKILL, got exit {child.returncode} {tail}"
 
 
-def _kill(store: Path, spec: Spec, result: dict[str, Any]) -> None:
-    child = spawn(store, spec, f"{spec.point}={spec.hit}*kill")
+def _kill(store: str, workdir: Path, spec: Spec, result: dict[str, Any]) -> None:
+    child = spawn(store, workdir, spec, f"{spec.point}={spec.hit}*kill")
     _expect_kill(child, result, f"{spec.point} hit {spec.hit}")
     restart_and_check(store, child.acks, result)
 
 
-def _raise(store: Path, spec: Spec, result: dict[str, Any]) -> None:
+def _raise(store: str, workdir: Path, spec: Spec, result: dict[str, Any]) -> None:
     """The caller gets a MemoryOSError (InjectedFault), or, when the fault hit a step that followed
     its committed change, a success and a deferred follow-up; it carries on, the store stays consistent."""
-    child = spawn(store, spec, f"{spec.point}={spec.hit}*raise")
+    child = spawn(store, workdir, spec, f"{spec.point}={spec.hit}*raise")
     faults = [a for a in child.acks if a.get("op") == "error" and a.get("type") == "InjectedFault"]
     done = [a for a in child.acks if a.get("op") == "done"]
     deferred = sum(int(d.get("deferred", 0)) for d in done)
@@ -217,27 +228,27 @@ def _raise(store: Path, spec: Spec, result: dict[str, Any]) -> None:
     restart_and_check(store, child.acks, result)
 
 
-def _recovery(store: Path, spec: Spec, result: dict[str, Any]) -> None:
+def _recovery(store: str, workdir: Path, spec: Spec, result: dict[str, Any]) -> None:
     """Crash with a promotion intent open, then crash again inside the recovery that reconciles it."""
-    first = spawn(store, spec, f"{spec.point}={spec.hit}*kill")
+    first = spawn(store, workdir, spec, f"{spec.point}={spec.hit}*kill")
     _expect_kill(first, result, f"{spec.point} hit {spec.hit}")
-    second = spawn(store, spec, f"{spec.recovery_point}=1*kill", "--mode", "reopen")
+    second = spawn(store, workdir, spec, f"{spec.recovery_point}=1*kill", "--mode", "reopen")
     if not result["bug"]:
         _expect_kill(second, result, f"recovery at {spec.recovery_point}")
     restart_and_check(store, first.acks, result)
 
 
-def _soak(store: Path, spec: Spec, result: dict[str, Any]) -> None:
+def _soak(store: str, workdir: Path, spec: Spec, result: dict[str, Any]) -> None:
     """No failpoint at all: an outside SIGKILL at a random instant."""
-    child = spawn(store, spec, "", kill_after=spec.delay)
+    child = spawn(store, workdir, spec, "", kill_after=spec.delay)
     result["killed"] = child.returncode == -signal.SIGKILL
     if child.returncode not in (0, -signal.SIGKILL):  # 0: the plan finished before the kill came
         result["bug"] = f"exit {child.returncode}: {child.stderr.strip().splitlines()[-3:]}"
     restart_and_check(store, child.acks, result)
 
 
-def _naive(store: Path, spec: Spec, result: dict[str, Any]) -> None:
-    child = spawn(store, spec, "", "--naive", "--naive-kill", str(spec.hit))
+def _naive(store: str, workdir: Path, spec: Spec, result: dict[str, Any]) -> None:
+    child = spawn(store, workdir, spec, "", "--naive", "--naive-kill", str(spec.hit))
     _expect_kill(child, result, f"naive hook hit {spec.hit}")
     restart_and_check(store, child.acks, result)
 

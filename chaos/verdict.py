@@ -7,6 +7,7 @@ store's receipt key, so that MACs are verified too.
 
 from __future__ import annotations
 
+import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -14,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import auditor
+from chaos import stores
+from chaos.checks import store_key
 from chaos.workload import CONFIG
-from receipts import read_key_file
 
 #: What a crash followed by a restart may leave behind ("empty": killed before the first receipt).
 ACCEPTED = frozenset({"healthy", "waiting", "empty"})
@@ -29,14 +31,18 @@ class Verdict:
     released_at_risk: bool | None  # negative control: every run that released a source is at risk
 
 
-def classify(store: Path, now: datetime, receipts: list[dict[str, Any]]) -> Verdict:
+def classify(store: Path | str, now: datetime, receipts: list[dict[str, Any]]) -> Verdict:
     if not receipts:
         return Verdict("empty", (), None)
-    key_file = store.with_name(store.name + ".receipt-key")
-    key = read_key_file(key_file) if key_file.exists() else None
+    key = store_key(store)
     grace = timedelta(seconds=float(CONFIG["intent_grace_seconds"]))
     try:
-        report = auditor.audit([], now=now, key=key, grace=grace, stores=[store])
+        if stores.is_url(store):  # audited from its outbox, exported as an operator would
+            with tempfile.TemporaryDirectory(prefix="chaos-audit-") as folder:
+                exported = stores.receipts_file(str(store), Path(folder))
+                report = auditor.audit([exported], now=now, key=key, grace=grace)
+        else:
+            report = auditor.audit([], now=now, key=key, grace=grace, stores=[store])
     except auditor.AuditInputError as exc:
         return Verdict("unreadable", (str(exc),), None)
     by_run: dict[str, list[dict[str, Any]]] = defaultdict(list)
