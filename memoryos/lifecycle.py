@@ -374,22 +374,21 @@ class Lifecycle:
             self.store.set_meta_if_absent(LOST_RECEIPTS, found[0])
 
     def export_receipts(self, path: Path, cursor: str) -> int:
+        """Append the receipts after `cursor` to `path`, a batch per write transaction that claims
+        the cursor: several exporters of one cursor never append the same receipts (one that finds
+        it claimed stops, the other is exporting). A kill after the append and before the cursor
+        moves appends that batch again next time: at least once, never a gap."""
         total = 0
         while True:
-            with self.store.read() as tx:
-                start = tx.cursor(cursor)
-                rows = tx.outbox_after(start, BATCH)
-            if not rows:
-                return total
-            try:
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # owner-only if new
-                append_jsonl(path, (body for _, body in rows))
-            except OSError as exc:  # the cursor did not move: the next export appends them again
-                raise classify_os_error(exc, path, "the receipts were not exported") from None
-            failpoint("export.after_write")
-            failpoint("export.before_cursor")
             with self.store.write("export") as tx:
-                tx.set_cursor(cursor, max(rows[-1][0], tx.cursor(cursor)))
+                start = tx.claim_cursor(cursor)
+                rows = [] if start is None else tx.outbox_after(start, BATCH)
+                if not rows:
+                    return total
+                _append_receipts(path, rows)
+                failpoint("export.after_write")
+                failpoint("export.before_cursor")
+                tx.set_cursor(cursor, rows[-1][0])
             failpoint("export.after_cursor")
             total += len(rows)
 
@@ -485,3 +484,11 @@ def _link_or_empty(receipt: dict[str, Any]) -> str:
         return link_hash(receipt)
     except (TypeError, ValueError):
         return ""
+
+
+def _append_receipts(path: Path, rows: list[tuple[int, bytes]]) -> None:
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # owner-only if new
+        append_jsonl(path, (body for _, body in rows))
+    except OSError as exc:  # the cursor did not move: the next export appends them again
+        raise classify_os_error(exc, path, "the receipts were not exported") from None

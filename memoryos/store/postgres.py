@@ -44,6 +44,7 @@ from receipts import ReceiptError
 #: The advisory lock key under which a store's migrations run (any constant: one per database).
 MIGRATION_LOCK = 0x6D656D6F7279
 KEY_BYTES = 32
+RECONNECT_S = 2.0  # see ConnectionPool(reconnect_timeout=) below
 #: Tables an erasure touches: VACUUMed after it so the dead tuples holding erased text go now.
 ERASED_TABLES = ("units", "unit_sources", "search_postings", "search_terms", "page_notes", "candidates")
 
@@ -78,6 +79,7 @@ class PostgresStore(PostgresSearch, Store):
             reraise=True,
         )
         self._timeout = connect_timeout_s
+        self._wait_s = max(0.5, min(connect_timeout_s, busy_timeout_ms / 1000))
         self.commits = 0
         self.chain_id = ""
         self.key = b""
@@ -90,6 +92,10 @@ class PostgresStore(PostgresSearch, Store):
                 kwargs={"autocommit": True, "prepare_threshold": 2, "application_name": "memoryos"},
                 configure=self._configure,
                 timeout=connect_timeout_s,
+                # A connection attempt that fails is retried with backoff for this long only, then
+                # given up: the next caller starts a new one at once, so a server that comes back
+                # is found by the first call after it, not after a backoff grown while it was down.
+                reconnect_timeout=RECONNECT_S,
                 open=False,
                 name="memoryos",
             )
@@ -123,7 +129,7 @@ class PostgresStore(PostgresSearch, Store):
 
         def attempt() -> psycopg.Connection[Any]:
             pool = self._live_pool()
-            conn = pool.getconn()
+            conn = pool.getconn(timeout=self._wait_s)  # as long as SQLite waits for its lock
             try:
                 conn.execute(statement)
             except BaseException:

@@ -30,8 +30,9 @@ _UNAVAILABLE = (
 
 def is_lost_connection(exc: BaseException) -> bool:
     """The connection broke (a server restart or crash, a terminated backend). Around BEGIN that
-    is safe to try again on a fresh connection; around COMMIT it leaves the outcome unknown."""
-    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, _CONTENDED)
+    is safe to try again on a fresh connection; around COMMIT it leaves the outcome unknown. A pool
+    that found no connection in time has waited already: trying again would multiply the wait."""
+    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, (*_CONTENDED, PoolTimeout))
 
 
 _MEANINGS: tuple[tuple[tuple[type[BaseException], ...], type[StoreError], str], ...] = (
