@@ -105,14 +105,16 @@ def parse_head(raw: bytes, key: bytes | None) -> Head:
 
 
 def read_head(store_path: str | os.PathLike[str], key: bytes | None) -> Head | None:
-    """The mark beside the store, or None when there is none (a store made before marks existed).
-    Raises HeadError for a damaged or forged mark and OSError when the file cannot be read."""
+    """The mark beside the store, or None when there is none: a store made before marks existed, or
+    a mark file opened but never written (no receipts yet, or a writer killed between opening it and
+    its first write). Raises HeadError for a damaged or forged mark and OSError when the file cannot
+    be read."""
     path = head_path(store_path)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         return None
-    return parse_head(raw, key)
+    return parse_head(raw, key) if raw else None
 
 
 class HeadFile:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from memoryos.logs import get_logger
-from receipts.head import Head, HeadError, HeadFile, head_path, read_head
+from receipts.head import Head, HeadError, HeadFile, read_head
 
 log = get_logger()
 
@@ -49,7 +49,7 @@ class ChainMark:
     ) -> list[str]:
         """What the mark says the outbox lacks (empty when it agrees, or when there is no mark)."""
         try:
-            mark = None if _unwritten(self.store_path) else read_head(self.store_path, key)
+            mark = read_head(self.store_path, key)
         except HeadError as exc:
             return [f"the chain's high-water mark cannot be trusted: {exc}"]
         except OSError as exc:
@@ -59,7 +59,7 @@ class ChainMark:
     def chain_id(self, key: bytes) -> str | None:
         """The chain id a verified mark records (a store whose meta was lost keeps its identity)."""
         try:
-            mark = None if _unwritten(self.store_path) else read_head(self.store_path, key)
+            mark = read_head(self.store_path, key)
         except (HeadError, OSError):
             return None
         return None if mark is None else mark.chain_id
@@ -68,14 +68,6 @@ class ChainMark:
         if self._file is not None:
             self._file.close()
             self._file = None
-
-
-def _unwritten(store_path: Path) -> bool:
-    """A mark file opened but never written (a store with no receipts yet) holds no mark."""
-    try:
-        return head_path(store_path).stat().st_size == 0
-    except FileNotFoundError:
-        return False
 
 
 def _compare(mark: Head, chain_id: str, head_seq: int, link_at: Callable[[int], str | None]) -> list[str]:

@@ -207,6 +207,16 @@ class TestHeadMark:
         assert code in {0, 1}
         assert any("no head mark" in note for note in report["notes"])
 
+    def test_a_mark_file_opened_but_never_written_is_no_mark_for_both_readers(self, store: Path) -> None:
+        # a writer killed between creating the mark file and its first pwrite leaves it empty
+        head_path(store).write_bytes(b"")
+        code, report = check_json(store)
+        assert "evidence.head_invalid" not in rules_of(report), report["runs"]
+        assert report["verdict"] in {"healthy", "waiting"} and code in {0, 1}
+        assert any("no head mark" in note for note in report["notes"])
+        with memoryos.open(store) as mem:
+            assert mem.check() == []
+
     def test_a_mark_beside_a_database_without_an_outbox_is_noted_not_raised(self, tmp_path: Path) -> None:
         other = tmp_path / "other.db"
         execute(other, "CREATE TABLE t (x)")
