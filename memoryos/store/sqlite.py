@@ -194,7 +194,9 @@ class SQLiteStore(search_sql.SQLiteSearch, Store):
 
     def _configure(self, durability: str, busy_timeout_ms: int) -> None:
         conn = self._live()
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        # Turning a new file to WAL takes an exclusive lock that SQLite does not wait for: under
+        # concurrent first opens it answers "locked" at once, so it is retried like a busy BEGIN.
+        mode = self._retrying(conn.execute, "PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StoreError(f"{self.path}: WAL journal mode is required, the file system gave {mode!r}")
         conn.execute(f"PRAGMA synchronous = {'FULL' if durability == 'full' else 'NORMAL'}")
