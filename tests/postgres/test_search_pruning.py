@@ -9,6 +9,7 @@ import pytest
 
 import memoryos
 from memoryos.store.postgres_search import light_terms
+from memoryos.store.rows import Hit
 from memoryos.store.sql_search import ranked, scope_token
 from memoryos.testing import FakeClock
 from tests.pg_server import pg_url
@@ -32,7 +33,11 @@ def mem(pg_url: str) -> memoryos.Memory:
     return mem
 
 
-def _search(mem: memoryos.Memory, query: str, limit: int) -> tuple[set[str], list[tuple[int, float]], list]:
+Found = tuple[set[str], list[tuple[int, float]], list[Hit]]
+
+
+def _search(mem: memoryos.Memory, query: str, limit: int) -> Found:
+    """The plan's light terms, the plain ranking's best `limit` and what search() hands out."""
     sk = mem._scopes(SCOPE)
     plan = mem.retriever.plan(sk, query)
     assert plan is not None
@@ -45,7 +50,7 @@ def _search(mem: memoryos.Memory, query: str, limit: int) -> tuple[set[str], lis
 @pytest.mark.parametrize("query", ["rare3 word0", "rare6 word2", "scarce7 word1", "word0 word1"])
 def test_the_pruned_ranking_is_the_plain_one(mem: memoryos.Memory, query: str) -> None:
     light, plain, hits = _search(mem, query, 10)
-    assert [(h.unit.rowid, h.score) for h in hits] == plain  # type: ignore[attr-defined]
+    assert [(h.unit.rowid, h.score) for h in hits] == plain
     if query.startswith("rare"):  # a rare term beside a common one: the common one is pruned
         assert light == {query.split()[1]}
 
@@ -53,10 +58,10 @@ def test_the_pruned_ranking_is_the_plain_one(mem: memoryos.Memory, query: str) -
 def test_three_terms_are_not_pruned(mem: memoryos.Memory) -> None:
     """Three float terms add up in the plain plan's order: pruning could move a tie's last bit."""
     light, plain, hits = _search(mem, "rare6 word2 word0", 10)
-    assert not light and [(h.unit.rowid, h.score) for h in hits] == plain  # type: ignore[attr-defined]
+    assert not light and [(h.unit.rowid, h.score) for h in hits] == plain
 
 
 def test_a_rare_term_in_too_few_documents_falls_back_to_the_plain_ranking(mem: memoryos.Memory) -> None:
     light, plain, hits = _search(mem, "scarce7 word1", 12)  # scarce7 is in 4 notes, fewer than wanted
     assert light == {"word1"} and len(hits) == 12
-    assert [(h.unit.rowid, h.score) for h in hits] == plain  # type: ignore[attr-defined]
+    assert [(h.unit.rowid, h.score) for h in hits] == plain
