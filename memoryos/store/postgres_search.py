@@ -4,6 +4,14 @@ write sees that write, as on SQLite).
 
 `search` runs the ranking and the unit rows in one round trip: the best `wanted` documents by BM25
 over the scope's own postings, each joined to its unit when that unit is valid at `as_of`.
+
+A two-term query that mixes a rare term with a common one (a word most pages have) would sum the
+common term's postings for most of the scope. `_pruned` (MaxScore) sums first only the postings of
+the heavy ("essential") terms; a document can gain at most weight * (k1 + 1) from each light term,
+so when the `wanted`-th best partial score beats the light terms' total bound, only documents whose
+partial score comes within that bound of it can reach the top. Their full scores are the same sum
+over the same postings as the plain ranking, so the ids, order and scores are those of `ranking`;
+when the bound does not hold (or the query has no light term) the plain ranking runs instead.
 """
 
 from __future__ import annotations
@@ -21,8 +29,58 @@ from memoryos.store.sql_search import matched_docs, ranking, scope_stats, scope_
 _UNIT = ", ".join(f"u.{c}" for c in ("rowid", *UNIT_COLUMNS))
 
 
-def _ranked_units(plan: SearchPlan, token: str, as_of: int, wanted: int) -> tuple[str, list[object]]:
-    best, params = ranking(token, plan, wanted)
+# Light terms may add up to this share of the heaviest term's bound: the bound then holds when the
+# `wanted`-th best document scores at least what one occurrence of the heaviest term gives in a
+# document of average length (its weight). A wider share skips more postings but fails the bound
+# (and reruns the plain ranking) more often.
+_LIGHT_SHARE = 0.9
+# Two terms only: a float sum of two is the same in either order, so the full scores are the plain
+# ranking's to the last bit (three or more add up in an order the plain plan picks: a difference
+# in the last bit would reorder documents that tie).
+_TERMS = 2
+# A partial score and the full one are float sums of different terms: a margin far above their
+# rounding.
+_MARGIN = 1e-6
+_BM25 = "q.weight * p.tf * (? + 1.0) / (p.tf + ? * (1.0 - ? + ? * p.length / ?))"
+
+
+def light_terms(plan: SearchPlan) -> set[str]:
+    """The lightest terms whose bounds together stay within _LIGHT_SHARE of the heaviest's weight."""
+    if len(plan.weights) != _TERMS or min(plan.weights.values()) < 0:
+        return set()
+    ordered = sorted(plan.weights.items(), key=lambda item: (item[1], item[0]))
+    budget, light, total = _LIGHT_SHARE * ordered[-1][1] / (plan.k1 + 1.0), set(), 0.0
+    for term, weight in ordered[:-1]:
+        if total + weight > budget:
+            break
+        total += weight
+        light.add(term)
+    return light
+
+
+def _pruned(token: str, plan: SearchPlan, light: set[str], wanted: int) -> tuple[str, list[object]]:
+    """The plain ranking's best `wanted` (doc, score) when the light terms' bound holds, else none."""
+    values = ", ".join("(?, ?, ?)" for _ in plan.weights)
+    weights = [p for term, weight in plan.weights.items() for p in (term, weight, term not in light)]
+    bm25 = [plan.k1, plan.k1, plan.b, plan.b, plan.average_length]
+    bound = sum(plan.weights[t] for t in light) * (plan.k1 + 1.0) + _MARGIN
+    sql = (
+        f"WITH q (term, weight, essential) AS (VALUES {values}),"
+        f" part AS (SELECT p.doc, sum({_BM25}) AS score FROM q JOIN search_postings p"
+        " ON p.scope_token = ? AND p.term = q.term WHERE q.essential GROUP BY p.doc),"
+        " cut AS (SELECT score FROM part ORDER BY score DESC LIMIT 1 OFFSET ?),"
+        " near AS (SELECT part.doc FROM part, cut WHERE cut.score > ? AND part.score >= cut.score - ?)"
+        f" SELECT p.doc, sum({_BM25}) AS score FROM near CROSS JOIN q"
+        " JOIN search_postings p ON p.scope_token = ? AND p.term = q.term AND p.doc = near.doc"
+        " GROUP BY p.doc ORDER BY score DESC, p.doc DESC LIMIT ?"
+    )
+    return sql, [*weights, *bm25, token, wanted - 1, bound, bound, *bm25, token, wanted]
+
+
+def _ranked_units(
+    plan: SearchPlan, token: str, as_of: int, wanted: int, light: set[str] | None = None
+) -> tuple[str, list[object]]:
+    best, params = _pruned(token, plan, light, wanted) if light else ranking(token, plan, wanted)
     sql = (
         f"SELECT b.doc, b.score, {_UNIT} FROM ({best}) AS b LEFT JOIN units u ON u.rowid = b.doc"
         " AND u.status IN ('active', 'stale') AND u.valid_from <= ?"
@@ -48,9 +106,12 @@ class PostgresSearch(SearchIndex):
             return []
         token = scope_token(user, assistant)
         wanted = max(2 * limit, 16)
+        light = light_terms(plan)
         with self._reader() as conn:
             while True:
-                rows = conn.execute(*_ranked_units(plan, token, as_of, wanted)).fetchall()
+                rows = conn.execute(*_ranked_units(plan, token, as_of, wanted, light)).fetchall()
+                if light and len(rows) < wanted:  # the bound did not hold: no pruning
+                    rows = conn.execute(*_ranked_units(plan, token, as_of, wanted)).fetchall()
                 valid = [Hit(unit_of_row(r[2:]), float(r[1])) for r in rows if r[2] is not None]
                 if len(valid) >= limit or len(rows) < wanted:
                     return valid[:limit]
