@@ -41,15 +41,18 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "employer",
             r"\b(?i:i work (?:at|for)|i(?:'m| am) (?:now )?(?:a|an) [\w -]{1,40}? (?:at|for)|"
-            r"i (?:just )?(?:joined|started at)|(?:still |now )?working (?:at|for)|"
+            r"i(?:'ve| have)? (?:just |recently )?(?:joined|started at|started working (?:at|for))|"
+            r"(?:still |now )?(?:working|employed) (?:at|for|by)|i took (?:a|the) job (?:at|with)|"
             r"accepted (?:an|the) (?:job )?offer from)\s+(?P<v>" + _NAME + ")",
         ),
         (
             "home",
-            r"\b(?i:i live in|i(?:'m| am) (?:now )?(?:based|living) in|based in|i (?:just )?moved to|"
-            r"i relocated to|we relocated to)\s+(?P<v>" + _NAME + ")",
+            r"\b(?i:i (?:now |still )?live in|i(?:'m| am) (?:now |still )?(?:based|living|settled) in|based in|"
+            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
+            r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")",
         ),
-        ("home-airport", r"\b(?i:fly (?:out of|from)|home airport is(?: now)?)\s+(?P<v>" + _NAME + ")"),
+        ("home-airport", r"\b(?i:fly (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")"),
+        ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
             "diet",
             r"\b(?i:i(?:'m| am|'ve gone| have gone| went) (?:now |fully |strictly |still )?(?:a )?)"
@@ -71,23 +74,67 @@ _IS_MY = re.compile(
 )
 
 
+# "my favourite editor is now Helix": the generic shape, its subject and its value.
+_MY_IS = re.compile(
+    r"\bmy (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?:is|are|has changed to|was changed to) (?P<v>[^.;!?]+)",
+    re.IGNORECASE,
+)
+
+#: One subject said several ways: the words of a subject key are normalised through SUBJECT_WORDS
+#: (spelling), lose the words of SUBJECT_MODIFIERS ("my *current* employer"), and the result goes
+#: through SUBJECT_ALIASES, so that "my hometown is X" and "I live in X" share `fact:home`.
+SUBJECT_WORDS = {"favourite": "favorite", "colour": "color", "hometown": "home", "neighbourhood": "neighborhood"}
+SUBJECT_MODIFIERS = frozenset("current new present usual main primary regular actual".split())
+SUBJECT_ALIASES = {
+    "home-city": "home",
+    "home-town": "home",
+    "city": "home",
+    "job": "employer",
+    "company": "employer",
+    "workplace": "employer",
+    "work": "employer",
+    "airport": "home-airport",
+    "local-airport": "home-airport",
+    "native-language": "first-language",
+    "mother-tongue": "first-language",
+    "native-tongue": "first-language",
+    "full-name": "name",
+}
+
+
+def normal_subject(key: str) -> str:
+    """`fact:<subject>` with the subject's spelling and synonyms normalised (a pure table, above)."""
+    prefix, sep, name = key.partition(":")
+    if not sep:
+        return key
+    words = [SUBJECT_WORDS.get(w, w) for w in name.split("-") if w]
+    kept = [w for w in words if w not in SUBJECT_MODIFIERS] or words
+    joined = "-".join(kept)
+    return f"{prefix}:{SUBJECT_ALIASES.get(joined, joined)}"
+
+
 def profile_fact(sentence: str) -> tuple[str, str] | None:
-    """(`fact:<subject>`, value) of a profile fact said in one of PROFILE_SUBJECTS' phrasings."""
+    """(`fact:<subject>`, value) of a profile fact: one of PROFILE_SUBJECTS' phrasings, "X is my Y"
+    or "my Y is X", the subject normalised (normal_subject)."""
     for subject, pattern in PROFILE_SUBJECTS:
         found = pattern.search(sentence)
         if found is not None:
             return f"fact:{subject}", found.group("v")
-    reverse = _IS_MY.search(sentence)
-    return None if reverse is None else (f"fact:{slug(reverse.group('s'))}", reverse.group("v"))
+    for shape in (_IS_MY, _MY_IS):
+        found = shape.search(sentence)
+        if found is not None:
+            return normal_subject(f"fact:{slug(found.group('s'))}"), found.group("v")
+    return None
 
 
 def semantic_subject(sentence: str) -> str | None:
-    """`fact:<subject>` of a first-person statement of a lasting fact, else None."""
-    found = reflect.fact(sentence)
-    if found is not None:
-        return found.key
+    """`fact:<subject>` of a first-person statement of a lasting fact, else None: a profile
+    phrasing first (it knows the subject's synonyms), then reflection's "my X is Y"."""
     profile = profile_fact(sentence)
-    return None if profile is None else profile[0]
+    if profile is not None:
+        return profile[0]
+    found = reflect.fact(sentence)
+    return None if found is None else normal_subject(found.key)
 
 
 def semantic_value(body: str) -> frozenset[str] | None:

@@ -116,7 +116,15 @@ class TypedExtractor:
     def distill(self, pages: Sequence[PageView]) -> list[Distilled]:
         if not pages:
             return []
-        return [item for handler in self.handlers.values() for item in handler.extract(pages)]
+        return once_per_statement([item for handler in self.handlers.values() for item in handler.extract(pages)])
+
+
+def once_per_statement(items: Sequence[Distilled]) -> list[Distilled]:
+    """One record per sentence: a sentence an earlier kind took with its subject ("I moved to
+    Austin last month" is the fact `fact:home`) is not also a later kind's record (an episode of
+    its own key would be a second active record of one fact). Kinds run in EXTRACTION_KINDS order."""
+    taken = {" ".join(i.body.split()).casefold() for i in items if i.subject is not None}
+    return [i for i in items if i.subject is not None or " ".join(i.body.split()).casefold() not in taken]
 
 
 def typed_extractor(
