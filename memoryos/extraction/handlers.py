@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memoryos.capture import reflect
 from memoryos.policies.capture import slug
@@ -47,11 +47,15 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "home",
-            r"\b(?i:i (?:now |still )?live in|i(?:'m| am) (?:now |still )?(?:based|living|settled) in|based in|"
+            r"\b(?i:i (?:now |still )?live in|i(?:'m| am) (?:now |still )?(?:based|living|settled) in|"
+            r"based in|"
             r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
             r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")",
         ),
-        ("home-airport", r"\b(?i:fly (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")"),
+        (
+            "home-airport",
+            r"\b(?i:fly (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")",
+        ),
         ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
             "diet",
@@ -83,7 +87,12 @@ _MY_IS = re.compile(
 #: One subject said several ways: the words of a subject key are normalised through SUBJECT_WORDS
 #: (spelling), lose the words of SUBJECT_MODIFIERS ("my *current* employer"), and the result goes
 #: through SUBJECT_ALIASES, so that "my hometown is X" and "I live in X" share `fact:home`.
-SUBJECT_WORDS = {"favourite": "favorite", "colour": "color", "hometown": "home", "neighbourhood": "neighborhood"}
+SUBJECT_WORDS = {
+    "favourite": "favorite",
+    "colour": "color",
+    "hometown": "home",
+    "neighbourhood": "neighborhood",
+}
 SUBJECT_MODIFIERS = frozenset("current new present usual main primary regular actual".split())
 SUBJECT_ALIASES = {
     "home-city": "home",
@@ -113,35 +122,52 @@ def normal_subject(key: str) -> str:
     return f"{prefix}:{SUBJECT_ALIASES.get(joined, joined)}"
 
 
-def profile_fact(sentence: str) -> tuple[str, str] | None:
-    """(`fact:<subject>`, value) of a profile fact: one of PROFILE_SUBJECTS' phrasings, "X is my Y"
-    or "my Y is X", the subject normalised (normal_subject)."""
+def profile_facts(sentence: str) -> list[tuple[str, str]]:
+    """Every (`fact:<subject>`, value) a sentence states, one per subject, in the order of the
+    tables: PROFILE_SUBJECTS' phrasings, then "X is my Y" and "my Y is X" (subject normalised).
+    One sentence may state several ("I'm an engineer at Acme, based in Boston")."""
+    found: dict[str, str] = {}
     for subject, pattern in PROFILE_SUBJECTS:
-        found = pattern.search(sentence)
-        if found is not None:
-            return f"fact:{subject}", found.group("v")
+        match = pattern.search(sentence)
+        if match is not None:
+            found.setdefault(f"fact:{subject}", match.group("v"))
     for shape in (_IS_MY, _MY_IS):
-        found = shape.search(sentence)
-        if found is not None:
-            return normal_subject(f"fact:{slug(found.group('s'))}"), found.group("v")
-    return None
+        match = shape.search(sentence)
+        if match is not None:
+            found.setdefault(normal_subject(f"fact:{slug(match.group('s'))}"), match.group("v"))
+    return list(found.items())
+
+
+def profile_fact(sentence: str) -> tuple[str, str] | None:
+    """The first of profile_facts(sentence), if any."""
+    facts = profile_facts(sentence)
+    return facts[0] if facts else None
+
+
+def semantic_subjects(sentence: str) -> list[str]:
+    """Every `fact:<subject>` a first-person statement names: the profile phrasings first (they
+    know the subjects' synonyms), else reflection's "my X is Y"."""
+    facts = [key for key, _ in profile_facts(sentence)]
+    if facts:
+        return facts
+    found = reflect.fact(sentence)
+    return [] if found is None else [normal_subject(found.key)]
 
 
 def semantic_subject(sentence: str) -> str | None:
-    """`fact:<subject>` of a first-person statement of a lasting fact, else None: a profile
-    phrasing first (it knows the subject's synonyms), then reflection's "my X is Y"."""
-    profile = profile_fact(sentence)
-    if profile is not None:
-        return profile[0]
-    found = reflect.fact(sentence)
-    return None if found is None else normal_subject(found.key)
+    """The first subject of semantic_subjects(sentence), else None."""
+    subjects = semantic_subjects(sentence)
+    return subjects[0] if subjects else None
 
 
-def semantic_value(body: str) -> frozenset[str] | None:
-    """The words of what a profile fact says its subject is ("Acme Robotics"), if it says it in
-    one of the known phrasings: reconciliation compares those, not the framing around them."""
-    profile = profile_fact(body)
-    return None if profile is None else frozenset(tokens(profile[1]))
+def semantic_value(body: str, key: str | None = None) -> frozenset[str] | None:
+    """The words of what a profile fact says its subject (`key`, or its first) is ("Acme
+    Robotics"), if it says it in one of the known phrasings: reconciliation compares those, not
+    the framing around them."""
+    for subject, value in profile_facts(body):
+        if key is None or subject == key:
+            return frozenset(tokens(value))
+    return None
 
 
 def is_fact(sentence: str) -> bool:
@@ -229,6 +255,11 @@ class SentenceHandler:
         return out
 
 
+def _each_subject(sentence: str) -> list[str | None]:
+    subjects: list[str | None] = [*semantic_subjects(sentence)]
+    return subjects or [None]
+
+
 class SemanticHandler:
     """Lasting facts with their subject, then the digest of each side's words (unkeyed, as before)."""
 
@@ -240,7 +271,13 @@ class SemanticHandler:
 
     def extract(self, pages: Sequence[PageView]) -> list[Distilled]:
         digest = [d for d in self.digest.distill(pages) if d.list_name != "profile"]
-        return [*self.facts.extract(pages), *digest]
+        # one item per subject a sentence states ("I'm an engineer at Acme, based in Boston")
+        facts = [
+            replace(item, subject=subject) if subject != item.subject else item
+            for item in self.facts.extract(pages)
+            for subject in _each_subject(item.body)
+        ]
+        return [*facts, *digest]
 
 
 def extractive_handlers() -> dict[str, SemanticHandler | SentenceHandler]:

@@ -105,11 +105,11 @@ def new_key(kind: str, body: str) -> str:
     return f"{KEY_PREFIX.get(kind, kind)}:{slug(body, 40)}"
 
 
-ValueOf = Callable[[str], frozenset[str] | None]
+ValueOf = Callable[[str, str], frozenset[str] | None]  # (body, subject key) -> value words
 
 
 def _said(body: str, key: str, value_of: ValueOf | None) -> frozenset[str]:
-    value = None if value_of is None else value_of(body)
+    value = None if value_of is None else value_of(body, key)
     return _said_words(sorted(value)) if value is not None else value_words(body, key)
 
 

@@ -116,7 +116,9 @@ class TypedExtractor:
     def distill(self, pages: Sequence[PageView]) -> list[Distilled]:
         if not pages:
             return []
-        return once_per_statement([item for handler in self.handlers.values() for item in handler.extract(pages)])
+        return once_per_statement(
+            [item for handler in self.handlers.values() for item in handler.extract(pages)]
+        )
 
 
 def once_per_statement(items: Sequence[Distilled]) -> list[Distilled]:

@@ -89,8 +89,12 @@ def test_a_fact_said_four_ways_is_add_reinforce_update_reinforce_under_one_key(
         assert [r.status for r in versions] == ["superseded", "active"]
         assert [r.reinforced for r in versions] == [1, 1]  # each restatement counted once, no copy
         assert final in versions[-1].body.lower()
-        rows = sqlite_of(mem)._live().execute(
-            "SELECT key, body FROM units WHERE tier = 'lpm' AND key IS NOT NULL AND status = 'active'"
+        rows = (
+            sqlite_of(mem)
+            ._live()
+            .execute(
+                "SELECT key, body FROM units WHERE tier = 'lpm' AND key IS NOT NULL AND status = 'active'"
+            )
         )
         others = [k for k, body in rows if k != key and final in body.lower()]
         assert others == []  # no second active record of the statement (e.g. as an episode)
