@@ -40,7 +40,9 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for subject, pattern in (
         (
             "employer",
-            r"\b(?i:i work (?:at|for)|i(?:'m| am) (?:now )?(?:a|an) [\w -]{1,40}? (?:at|for)|"
+            r"\b(?i:i (?:now |still )?work (?:at|for)|"
+            r"i(?:'m| am) (?:now |still )?(?:a|an) [\w -]{1,40}? (?:at|for)|"
+            r"i(?:'m| am) (?:now |still )?with|"
             r"i(?:'ve| have)? (?:just |recently )?(?:joined|started at|started working (?:at|for))|"
             r"(?:still |now )?(?:working|employed) (?:at|for|by)|i took (?:a|the) job (?:at|with)|"
             r"accepted (?:an|the) (?:job )?offer from)\s+(?P<v>" + _NAME + ")",
@@ -48,13 +50,14 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "home",
             r"\b(?i:i (?:now |still )?live in|i(?:'m| am) (?:now |still )?(?:based|living|settled) in|"
+            r"i(?:'ve| have) (?:always )?lived in|"
             r"based in|"
             r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
             r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")",
         ),
         (
             "home-airport",
-            r"\b(?i:fly (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")",
+            r"\b(?i:fly(?:ing)? (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")",
         ),
         ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
@@ -65,11 +68,16 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "first-language",
             r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
-            r"(?i:language|tongue)",
+            r"(?i:language|tongue)|\b(?i:i(?:'m| am) a native) (?P<v2>[A-Z][a-z]+) (?i:speaker)|"
+            r"\b(?i:i grew up speaking) (?P<v3>[A-Z][a-z]+)",
         ),
     )
 )
 
+
+#: "my dog Biscuit": a relation and its name, the relation as the subject.
+RELATIONS = "dog cat pet partner wife husband son daughter sister brother mother father manager boss".split()
+_MY_NAMED = re.compile(r"\bmy (?P<s>" + "|".join(RELATIONS) + r")(?:'s name is|,)? (?P<v>[A-Z][\w'-]+)")
 
 # "SFO is my home airport now": the value first, then the subject.
 _IS_MY = re.compile(
@@ -130,8 +138,9 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
     for subject, pattern in PROFILE_SUBJECTS:
         match = pattern.search(sentence)
         if match is not None:
-            found.setdefault(f"fact:{subject}", match.group("v"))
-    for shape in (_IS_MY, _MY_IS):
+            value = next(v for name, v in match.groupdict().items() if name.startswith("v") and v)
+            found.setdefault(f"fact:{subject}", value)
+    for shape in (_IS_MY, _MY_IS, _MY_NAMED):
         match = shape.search(sentence)
         if match is not None:
             found.setdefault(normal_subject(f"fact:{slug(match.group('s'))}"), match.group("v"))

@@ -69,6 +69,13 @@ FAMILIES = {
         ["I go by Priya Raman."],
         "raman",
     ),
+    "fact:first-language": (
+        ["I'm a native Tamil speaker."],
+        ["Tamil is my first language, by the way."],
+        ["Actually, my first language is Telugu."],
+        ["I grew up speaking Telugu."],
+        "telugu",
+    ),
     "fact:favorite-editor": (
         ["My favourite editor is Vim."],
         ["My favorite editor is still Vim."],
@@ -112,6 +119,13 @@ def test_a_fact_said_four_ways_is_add_reinforce_update_reinforce_under_one_key(
         ("My mother tongue is Tamil.", "fact:first-language"),
         ("My favourite colour is teal.", "fact:favorite-color"),
         ("Denver is my hometown now.", "fact:home"),
+        ("I'm still with Globex, just remote.", "fact:employer"),
+        ("I'm still a designer at Globex.", "fact:employer"),
+        ("I'll be flying out of DEN as usual.", "fact:home-airport"),
+        ("I'm a native Tamil speaker.", "fact:first-language"),
+        ("I grew up speaking Tamil.", "fact:first-language"),
+        ("I've lived in Denver for years.", "fact:home"),
+        ("Can you find a sitter for my dog Biscuit?", "fact:dog"),
     ],
 )
 def test_phrasings_of_one_subject_share_its_key(sentence: str, key: str) -> None:
