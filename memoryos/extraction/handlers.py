@@ -79,6 +79,12 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 RELATIONS = "dog cat pet partner wife husband son daughter sister brother mother father manager boss".split()
 _MY_NAMED = re.compile(r"\bmy (?P<s>" + "|".join(RELATIONS) + r")(?:'s name is|,)? (?P<v>[A-Z][\w'-]+)")
 
+# "we write it in Go, which is my favourite language": the value, then a relative clause.
+_WHICH_IS_MY = re.compile(
+    r"\b(?P<v>[A-Z][\w+#.-]*)(?:,[^,.;!?]{0,40})?,? which (?:is|are) (?i:still |now |actually |really )?"
+    r"my (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?)(?=\s+(?:now|too|again|anyway)\b|[.,;!?]|$)"
+)
+
 # "SFO is my home airport now": the value first, then the subject.
 _IS_MY = re.compile(
     r"\b(?P<v>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}) (?:is|are) (?i:still |now |actually |really )?"
@@ -140,7 +146,7 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
         if match is not None:
             value = next(v for name, v in match.groupdict().items() if name.startswith("v") and v)
             found.setdefault(f"fact:{subject}", value)
-    for shape in (_IS_MY, _MY_IS, _MY_NAMED):
+    for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS, _MY_NAMED):
         match = shape.search(sentence)
         if match is not None:
             found.setdefault(normal_subject(f"fact:{slug(match.group('s'))}"), match.group("v"))

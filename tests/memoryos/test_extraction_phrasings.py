@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import memoryos
-from memoryos.extraction.handlers import normal_subject, semantic_subject
+from memoryos.extraction.handlers import normal_subject, profile_fact, semantic_subject
 from memoryos.extraction.reconcile import content_words, same_value
 from memoryos.testing import FakeClock
 from tests.memoryos.store_contract import sqlite_of
@@ -126,10 +126,18 @@ def test_a_fact_said_four_ways_is_add_reinforce_update_reinforce_under_one_key(
         ("I grew up speaking Tamil.", "fact:first-language"),
         ("I've lived in Denver for years.", "fact:home"),
         ("Can you find a sitter for my dog Biscuit?", "fact:dog"),
+        ("We write the API in Go, by the way, which is my favourite language.", "fact:favorite-language"),
     ],
 )
 def test_phrasings_of_one_subject_share_its_key(sentence: str, key: str) -> None:
     assert semantic_subject(sentence) == key
+
+
+def test_a_relative_clause_states_the_value_before_it() -> None:
+    assert profile_fact("It is all Go, by the way, which is my favourite language.") == (
+        "fact:favorite-language",
+        "Go",
+    )
 
 
 def test_subject_normalisation_leaves_other_keys_alone() -> None:
