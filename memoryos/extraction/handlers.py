@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memoryos.capture import reflect
 from memoryos.policies.capture import slug
@@ -40,16 +40,26 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for subject, pattern in (
         (
             "employer",
-            r"\b(?i:i work (?:at|for)|i(?:'m| am) (?:now )?(?:a|an) [\w -]{1,40}? (?:at|for)|"
-            r"i (?:just )?(?:joined|started at)|(?:still |now )?working (?:at|for)|"
+            r"\b(?i:i (?:now |still )?work (?:at|for)|"
+            r"i(?:'m| am) (?:now |still )?(?:a|an) [\w -]{1,40}? (?:at|for)|"
+            r"i(?:'m| am) (?:now |still )?with|"
+            r"i(?:'ve| have)? (?:just |recently )?(?:joined|started at|started working (?:at|for))|"
+            r"(?:still |now )?(?:working|employed) (?:at|for|by)|i took (?:a|the) job (?:at|with)|"
             r"accepted (?:an|the) (?:job )?offer from)\s+(?P<v>" + _NAME + ")",
         ),
         (
             "home",
-            r"\b(?i:i live in|i(?:'m| am) (?:now )?(?:based|living) in|based in|i (?:just )?moved to|"
-            r"i relocated to|we relocated to)\s+(?P<v>" + _NAME + ")",
+            r"\b(?i:i (?:now |still )?live in|i(?:'m| am) (?:now |still )?(?:based|living|settled) in|"
+            r"i(?:'ve| have) (?:always )?lived in|"
+            r"based in|"
+            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
+            r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")",
         ),
-        ("home-airport", r"\b(?i:fly (?:out of|from)|home airport is(?: now)?)\s+(?P<v>" + _NAME + ")"),
+        (
+            "home-airport",
+            r"\b(?i:fly(?:ing)? (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")",
+        ),
+        ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
             "diet",
             r"\b(?i:i(?:'m| am|'ve gone| have gone| went) (?:now |fully |strictly |still )?(?:a )?)"
@@ -58,11 +68,22 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "first-language",
             r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
-            r"(?i:language|tongue)",
+            r"(?i:language|tongue)|\b(?i:i(?:'m| am) a native) (?P<v2>[A-Z][a-z]+) (?i:speaker)|"
+            r"\b(?i:i grew up speaking) (?P<v3>[A-Z][a-z]+)",
         ),
     )
 )
 
+
+#: "my dog Biscuit": a relation and its name, the relation as the subject.
+RELATIONS = "dog cat pet partner wife husband son daughter sister brother mother father manager boss".split()
+_MY_NAMED = re.compile(r"\bmy (?P<s>" + "|".join(RELATIONS) + r")(?:'s name is|,)? (?P<v>[A-Z][\w'-]+)")
+
+# "we write it in Go, which is my favourite language": the value, then a relative clause.
+_WHICH_IS_MY = re.compile(
+    r"\b(?P<v>[A-Z][\w+#.-]*)(?:,[^,.;!?]{0,40})?,? which (?:is|are) (?i:still |now |actually |really )?"
+    r"my (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?)(?=\s+(?:now|too|again|anyway)\b|[.,;!?]|$)"
+)
 
 # "SFO is my home airport now": the value first, then the subject.
 _IS_MY = re.compile(
@@ -71,30 +92,97 @@ _IS_MY = re.compile(
 )
 
 
-def profile_fact(sentence: str) -> tuple[str, str] | None:
-    """(`fact:<subject>`, value) of a profile fact said in one of PROFILE_SUBJECTS' phrasings."""
+# "my favourite editor is now Helix": the generic shape, its subject and its value.
+_MY_IS = re.compile(
+    r"\bmy (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?:is|are|has changed to|was changed to) (?P<v>[^.;!?]+)",
+    re.IGNORECASE,
+)
+
+#: One subject said several ways: the words of a subject key are normalised through SUBJECT_WORDS
+#: (spelling), lose the words of SUBJECT_MODIFIERS ("my *current* employer"), and the result goes
+#: through SUBJECT_ALIASES, so that "my hometown is X" and "I live in X" share `fact:home`.
+SUBJECT_WORDS = {
+    "favourite": "favorite",
+    "colour": "color",
+    "hometown": "home",
+    "neighbourhood": "neighborhood",
+}
+SUBJECT_MODIFIERS = frozenset("current new present usual main primary regular actual".split())
+SUBJECT_ALIASES = {
+    "home-city": "home",
+    "home-town": "home",
+    "city": "home",
+    "job": "employer",
+    "company": "employer",
+    "workplace": "employer",
+    "work": "employer",
+    "airport": "home-airport",
+    "local-airport": "home-airport",
+    "native-language": "first-language",
+    "mother-tongue": "first-language",
+    "native-tongue": "first-language",
+    "full-name": "name",
+}
+
+
+def normal_subject(key: str) -> str:
+    """`fact:<subject>` with the subject's spelling and synonyms normalised (a pure table, above)."""
+    prefix, sep, name = key.partition(":")
+    if not sep:
+        return key
+    words = [SUBJECT_WORDS.get(w, w) for w in name.split("-") if w]
+    kept = [w for w in words if w not in SUBJECT_MODIFIERS] or words
+    joined = "-".join(kept)
+    return f"{prefix}:{SUBJECT_ALIASES.get(joined, joined)}"
+
+
+def profile_facts(sentence: str) -> list[tuple[str, str]]:
+    """Every (`fact:<subject>`, value) a sentence states, one per subject, in the order of the
+    tables: PROFILE_SUBJECTS' phrasings, then "X is my Y" and "my Y is X" (subject normalised).
+    One sentence may state several ("I'm an engineer at Acme, based in Boston")."""
+    found: dict[str, str] = {}
     for subject, pattern in PROFILE_SUBJECTS:
-        found = pattern.search(sentence)
-        if found is not None:
-            return f"fact:{subject}", found.group("v")
-    reverse = _IS_MY.search(sentence)
-    return None if reverse is None else (f"fact:{slug(reverse.group('s'))}", reverse.group("v"))
+        match = pattern.search(sentence)
+        if match is not None:
+            value = next(v for name, v in match.groupdict().items() if name.startswith("v") and v)
+            found.setdefault(f"fact:{subject}", value)
+    for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS, _MY_NAMED):
+        match = shape.search(sentence)
+        if match is not None:
+            found.setdefault(normal_subject(f"fact:{slug(match.group('s'))}"), match.group("v"))
+    return list(found.items())
+
+
+def profile_fact(sentence: str) -> tuple[str, str] | None:
+    """The first of profile_facts(sentence), if any."""
+    facts = profile_facts(sentence)
+    return facts[0] if facts else None
+
+
+def semantic_subjects(sentence: str) -> list[str]:
+    """Every `fact:<subject>` a first-person statement names: the profile phrasings first (they
+    know the subjects' synonyms), else reflection's "my X is Y"."""
+    facts = [key for key, _ in profile_facts(sentence)]
+    if facts:
+        return facts
+    found = reflect.fact(sentence)
+    return [] if found is None else [normal_subject(found.key)]
 
 
 def semantic_subject(sentence: str) -> str | None:
-    """`fact:<subject>` of a first-person statement of a lasting fact, else None."""
-    found = reflect.fact(sentence)
-    if found is not None:
-        return found.key
-    profile = profile_fact(sentence)
-    return None if profile is None else profile[0]
+    """The first subject of semantic_subjects(sentence), else None."""
+    subjects = semantic_subjects(sentence)
+    return subjects[0] if subjects else None
 
 
-def semantic_value(body: str) -> frozenset[str] | None:
-    """The words of what a profile fact says its subject is ("Acme Robotics"), if it says it in
-    one of the known phrasings: reconciliation compares those, not the framing around them."""
-    profile = profile_fact(body)
-    return None if profile is None else frozenset(tokens(profile[1]))
+def semantic_value(body: str, key: str | None = None) -> frozenset[str] | None:
+    """The words of what a profile fact says its subject (`key`, or its first) is ("Acme
+    Robotics"), if it says it in one of the known phrasings: reconciliation compares those, not
+    the framing around them."""
+    for subject, value in profile_facts(body):
+        if key is None or subject == key:
+            return frozenset(tokens(value))
+    return None
 
 
 def is_fact(sentence: str) -> bool:
@@ -182,6 +270,11 @@ class SentenceHandler:
         return out
 
 
+def _each_subject(sentence: str) -> list[str | None]:
+    subjects: list[str | None] = [*semantic_subjects(sentence)]
+    return subjects or [None]
+
+
 class SemanticHandler:
     """Lasting facts with their subject, then the digest of each side's words (unkeyed, as before)."""
 
@@ -193,7 +286,13 @@ class SemanticHandler:
 
     def extract(self, pages: Sequence[PageView]) -> list[Distilled]:
         digest = [d for d in self.digest.distill(pages) if d.list_name != "profile"]
-        return [*self.facts.extract(pages), *digest]
+        # one item per subject a sentence states ("I'm an engineer at Acme, based in Boston")
+        facts = [
+            replace(item, subject=subject) if subject != item.subject else item
+            for item in self.facts.extract(pages)
+            for subject in _each_subject(item.body)
+        ]
+        return [*facts, *digest]
 
 
 def extractive_handlers() -> dict[str, SemanticHandler | SentenceHandler]:

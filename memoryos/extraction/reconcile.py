@@ -9,12 +9,16 @@ Matching is deterministic, and these are its rules, in order:
    whose content words overlap most with its own, if that overlap (Jaccard, over lower-cased words
    without stopwords) is at least `SIMILAR` (0.6).
 
-A matched item **REINFORCEs** the record when what they say is the same set of content words (a
-restatement), and **UPDATEs** it otherwise (a change: a new version of the record, the old one
-superseded and kept in history). Under a subject key, what they say is the words after the
-subject ("Reminder: my home airport is OAK" restates "My home airport is now OAK": both say
-{oak}); otherwise it is all their content words. An item that
-matches nothing is an **ADD**, under its subject key, or a key made from its first words.
+A matched item **REINFORCEs** the record when what they say is the same (a restatement), and
+**UPDATEs** it otherwise (a change: a new version of the record, the old one superseded and kept in
+history). Under a subject key, what they say is the value the extractor read ("Reminder: I live
+in Austin" and "I moved to Austin last month" both say {austin}), or the words after the subject;
+otherwise it is all their content words. Words are compared stemmed (memoryos.retrieval.terms:
+"vegans" says "vegan"), without stopwords and without FILLER (words that mark a restatement, a
+change or a time, not a value: "now", "still", "these days"). Two values are the same when one's
+words contain the other's ("Logan" restates "Boston Logan"), unless exactly one of them is negated
+("not vegetarian"). An item that matches nothing is an **ADD**, under its subject key, or a key
+made from its first words.
 """
 
 from __future__ import annotations
@@ -26,13 +30,17 @@ from typing import Literal
 
 from memoryos.policies.capture import slug
 from memoryos.policies.text import STOPWORDS, tokens
+from memoryos.retrieval.terms import stem
 
 SIMILAR = 0.6
 #: Words that mark a restatement or a change, not what is stated: "now OAK" restates "OAK".
 FILLER = frozenset(
     "now still again actually currently really anymore since meanwhile already new changed change "
-    "moved switched updated became become".split()
+    "moved switched updated became become usually mostly always almost normally typically generally "
+    "reminder recently finally just these days day week weeks month months year years ago last today "
+    "yesterday lately anyway too also".split()
 )
+NEGATION = frozenset("not no never don't doesn't isn't aren't wasn't longer".split())
 KEY_PREFIX = {"semantic": "fact", "episodic": "episode", "procedural": "how", "taxonomic": "taxonomy"}
 Action = Literal["add", "update", "reinforce"]
 
@@ -55,8 +63,23 @@ class Outcome:
     rule: str = "new"  # which matching rule decided: subject, similar or new
 
 
+def _said_words(words: Sequence[str]) -> frozenset[str]:
+    """The stemmed words that carry a value: no stopword, no filler, no single letter; a negation
+    is kept (as "not"), so that "not vegetarian" never restates "vegetarian"."""
+    out = {"not" for w in words if w in NEGATION}
+    out.update(stem(w, "english") for w in words if w not in STOPWORDS and w not in FILLER and len(w) > 1)
+    return frozenset(out)
+
+
 def content_words(text: str) -> frozenset[str]:
-    return frozenset(t for t in tokens(text) if t not in STOPWORDS and t not in FILLER and len(t) > 1)
+    return _said_words(tokens(text))
+
+
+def same_value(left: frozenset[str], right: frozenset[str]) -> bool:
+    """One value restates the other: equal, or one's words contain the other's, negated alike."""
+    if ("not" in left) != ("not" in right) or not left or not right:
+        return left == right
+    return left <= right or right <= left
 
 
 def similarity(a: str, b: str) -> float:
@@ -75,19 +98,19 @@ def value_words(body: str, key: str | None) -> frozenset[str]:
     last = max((i for i, w in enumerate(words) if subject and w == subject[-1]), default=-1)
     if last < 0:
         return content_words(body)
-    return frozenset(w for w in words[last + 1 :] if w not in STOPWORDS and w not in FILLER and len(w) > 1)
+    return _said_words(words[last + 1 :])
 
 
 def new_key(kind: str, body: str) -> str:
     return f"{KEY_PREFIX.get(kind, kind)}:{slug(body, 40)}"
 
 
-ValueOf = Callable[[str], frozenset[str] | None]
+ValueOf = Callable[[str, str], frozenset[str] | None]  # (body, subject key) -> value words
 
 
 def _said(body: str, key: str, value_of: ValueOf | None) -> frozenset[str]:
-    value = None if value_of is None else value_of(body)
-    return value if value is not None else value_words(body, key)
+    value = None if value_of is None else value_of(body, key)
+    return _said_words(sorted(value)) if value is not None else value_words(body, key)
 
 
 def decide(
@@ -108,7 +131,7 @@ def decide(
     key = match.key or subject or new_key(kind, body)
     # `value_of` (the extractor's own reading of a value, e.g. "Acme Robotics") is preferred
     said = (_said(body, key, value_of), _said(match.body, key, value_of)) if rule == "subject" else None
-    if (said is not None and said[0] == said[1]) or (
+    if (said is not None and same_value(*said)) or (
         said is None and content_words(body) == content_words(match.body)
     ):
         return Outcome("reinforce", key, match, rule)

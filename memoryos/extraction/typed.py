@@ -116,7 +116,30 @@ class TypedExtractor:
     def distill(self, pages: Sequence[PageView]) -> list[Distilled]:
         if not pages:
             return []
-        return [item for handler in self.handlers.values() for item in handler.extract(pages)]
+        return once_per_statement(
+            [item for handler in self.handlers.values() for item in handler.extract(pages)]
+        )
+
+
+def once_per_statement(items: Sequence[Distilled]) -> list[Distilled]:
+    """One record per sentence: a sentence an earlier kind took ("I moved to Austin last month" is
+    the fact `fact:home`) is not also a later kind's record without a subject (an episode of its
+    own key would be a second active record of one statement). A sentence with a subject wins over
+    the same sentence without one; otherwise kinds run in EXTRACTION_KINDS order."""
+    keyed = {_said(i.body) for i in items if i.subject is not None}
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        said = _said(item.body)
+        if item.subject is None and (said in keyed or said in seen):
+            continue
+        seen.add(said)
+        out.append(item)
+    return out
+
+
+def _said(body: str) -> str:
+    return " ".join(body.split()).casefold()
 
 
 def typed_extractor(
