@@ -30,11 +30,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import orjson
+from bench_telemetry import receiver  # the same do-nothing OTLP/HTTP receiver on 127.0.0.1
 
 import memoryos
 from memoryos.cli_output import Progress
@@ -74,30 +74,7 @@ def writer(db: Path, seconds: float, rate: float, durability: str) -> dict[str, 
     return result
 
 
-# -- the watcher and its collector ----------------------------------------------------------------
-class _Sink(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        del format, args
-
-
-@contextmanager
-def collector() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Sink)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+# -- the watcher ----------------------------------------------------------------
 
 
 @contextmanager
@@ -122,7 +99,7 @@ def watcher(db: Path, work: Path, interval: float, endpoint: str) -> Iterator[Pa
 # -- (a) cost ---------------------------------------------------------------------------------------
 def cost(base: Path, work: Path, args: argparse.Namespace, progress: Progress) -> list[dict[str, Any]]:
     rows = []
-    with collector() as endpoint:
+    with receiver() as endpoint:
         for run in range(1, args.runs + 1):
             row: dict[str, Any] = {"run": run}
             for mode in ("alone", "watched") if run % 2 else ("watched", "alone"):
@@ -172,7 +149,7 @@ def lag(base: Path, work: Path, args: argparse.Namespace) -> dict[str, Any]:
     heads: list[tuple[float, int]] = []  # (time, outbox head) as sampled
     lags: list[float] = []
     result: dict[str, Any] = {}
-    with collector() as endpoint, watcher(db, work, args.interval, endpoint) as verdict:
+    with receiver() as endpoint, watcher(db, work, args.interval, endpoint) as verdict:
         done = threading.Event()
 
         def paced() -> None:

@@ -14,18 +14,17 @@ only the next batch of pages its segment has not distilled yet, and lists exactl
 
 from __future__ import annotations
 
-import hashlib
 import os
 import socket
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from memoryos.extraction.write import TypedWriter
+from memoryos.extraction.write import TypedWriter, distilled_unit
 from memoryos.failpoints import failpoint
 from memoryos.logs import get_logger
 from memoryos.policies import segments as segment_policy
-from memoryos.policies.distill import Distilled, PageView, Summarizer, undistilled_after
+from memoryos.policies.distill import Distilled, PageView, Summarizer, content_hash, undistilled_after
 from memoryos.policies.heat import HeatParams, heat
 from memoryos.policies.lpm import Reconcile, RecordView, evict_from_list
 from memoryos.policies.text import keywords, top_keywords
@@ -213,10 +212,6 @@ def _in_place(
 def _at(turn: Unit, rowid: int) -> Unit:
     """The turn with the rowid it holds now (a turn read from the store has it already)."""
     return turn if turn.rowid == rowid else turn.but(rowid=rowid)
-
-
-def content_hash(text: str) -> str:
-    return hashlib.sha256(" ".join(text.split()).casefold().encode()).hexdigest()
 
 
 class Promoter:
@@ -483,23 +478,8 @@ class Promoter:
         if existing is not None:  # REINFORCE: the same knowledge again is not a duplicate
             tx.update_unit(existing.rowid or 0, reinforced=existing.reinforced + 1, last_seen=now)
             return existing, item.derived_from
-        unit = Unit(
-            memory_id=uuid7(),
-            version=1,
-            tier="lpm",
-            user_scope=user,
-            assistant_scope=assistant,
-            body=item.body,
-            created_at=now,
-            valid_from=now,
-            last_seen=now,
-            run_id=run_id,
-            list=item.list_name,
-            source_ids=item.source_ids,
-            derived_from=item.derived_from,
-            content_hash=digest,
-            kind=item.kind or ("fact" if item.list_name == "profile" else "semantic"),
-        )
+        kind = item.kind or ("fact" if item.list_name == "profile" else "semantic")
+        unit = distilled_unit(item, run_id, kind, None, user=user, assistant=assistant, now=now)
         tx.insert_unit(unit)
         return unit, item.derived_from
 

@@ -10,13 +10,12 @@ the three knowledge lists (each capped at `lpm_list_capacity`) and the versions 
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
 from memoryos.extraction import reconcile
 from memoryos.extraction.handlers import semantic_value
 from memoryos.logs import get_logger
-from memoryos.policies.distill import LISTS, Distilled
+from memoryos.policies.distill import LISTS, Distilled, content_hash
 from memoryos.store.base import Transaction
 from memoryos.store.rows import Unit
 from memoryos.views import current_version
@@ -24,10 +23,6 @@ from receipts import uuid7
 
 log = get_logger()
 LIVE = ("active", "stale")
-
-
-def _hash(text: str) -> str:
-    return hashlib.sha256(" ".join(text.split()).casefold().encode()).hexdigest()
 
 
 class TypedWriter:
@@ -77,10 +72,11 @@ class TypedWriter:
         return unit, derived
 
 
-def _add(
-    tx: Transaction, run_id: str, item: Distilled, kind: str, key: str, *, user: str, assistant: str, now: int
+def distilled_unit(
+    item: Distilled, run_id: str, kind: str, key: str | None, *, user: str, assistant: str, now: int
 ) -> Unit:
-    unit = Unit(
+    """A new LPM record (version 1) of a distilled item: promotion's untyped lists and typed items."""
+    return Unit(
         memory_id=uuid7(),
         version=1,
         tier="lpm",
@@ -96,8 +92,14 @@ def _add(
         kind=kind,
         source_ids=item.source_ids,
         derived_from=item.derived_from,
-        content_hash=_hash(item.body),
+        content_hash=content_hash(item.body),
     )
+
+
+def _add(
+    tx: Transaction, run_id: str, item: Distilled, kind: str, key: str, *, user: str, assistant: str, now: int
+) -> Unit:
+    unit = distilled_unit(item, run_id, kind, key, user=user, assistant=assistant, now=now)
     return replace(unit, rowid=tx.insert_unit(unit))  # a later item of the batch may update it
 
 
@@ -126,7 +128,7 @@ def _update(
         confidence=current.confidence,
         source_ids=item.source_ids,
         derived_from=derived,
-        content_hash=_hash(item.body),
+        content_hash=content_hash(item.body),
     )
     unit = replace(unit, rowid=tx.insert_unit(unit))  # a later item of the batch may update it
     return unit, derived

@@ -6,6 +6,7 @@ below is what runs when none is configured, or when the model is unreachable.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,6 +51,11 @@ class Summarizer(Protocol):
     inline: bool
 
     def distill(self, pages: Sequence[PageView]) -> list[Distilled]: ...
+
+
+def content_hash(text: str) -> str:
+    """The digest two bodies share when they say the same, whitespace and case aside."""
+    return hashlib.sha256(" ".join(text.split()).casefold().encode()).hexdigest()
 
 
 def _record(list_name: str, body: str, pages: Sequence[PageView]) -> Distilled:
