@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from memoryos.extraction.propose import propose_actions
 from memoryos.extraction.write import TypedWriter, distilled_unit
 from memoryos.failpoints import failpoint
 from memoryos.logs import get_logger
@@ -390,6 +391,10 @@ class Promoter:
             [PageView(p.ref, p.role or "user", p.body, p.source_ids) for p in pages]
         )
         failpoint("mtm_to_lpm.after_distill")
+        # a model, if the extractor has one, proposes each typed item's action (checked at write)
+        distilled = propose_actions(
+            self.summarizer, self.store, current.user_scope, current.assistant_scope, distilled
+        )
         return self._commit_distilled(run_id, current, pages, distilled, now)
 
     def _still_there(self, tx: Transaction, expected: Segment, pages: Sequence[Unit]) -> Segment | None:

@@ -8,6 +8,8 @@ Its `normal` answers are computed from the request, so a test can predict them:
   (of the kind the request names, if it names one: typed extraction asks once per kind);
 - a reflection request (`{"reflect": [...]}`) gets one `fact` candidate per user turn, keyed
   `fact:` and its first three words;
+- a reconciliation request (`{"reconcile": [...]}`) gets, for each item, the action and target the
+  request suggests (the deterministic decision), so the proposal path runs end to end;
 - a notes request (`{"segment": [...]}`) gets the first sentence of each page as its summary, those
   joined as the segment's, and `continues` where a page shares a long word with the one before;
 - anything else gets "ok".
@@ -83,6 +85,8 @@ def answer_for(request: Any) -> str:
         return orjson.dumps({"records": [r for r in records if r["body"]]}).decode()
     if isinstance(data, dict) and isinstance(data.get("reflect"), list):
         return orjson.dumps({"candidates": _reflected(data["reflect"])}).decode()
+    if isinstance(data, dict) and isinstance(data.get("reconcile"), list):
+        return orjson.dumps({"actions": [_suggested(item) for item in data["reconcile"]]}).decode()
     if isinstance(data, dict) and isinstance(data.get("segment"), list):
         return orjson.dumps(_notes_for([_text_of(p) for p in data["segment"]])).decode()
     return "ok"
@@ -121,6 +125,12 @@ def _reflected(turns: list[Any]) -> list[dict[str, str]]:
         if isinstance(turn, dict) and turn.get("role") == "user" and words:
             out.append({"kind": "fact", "key": "fact:" + "-".join(words), "body": text})
     return out
+
+
+def _suggested(item: Any) -> dict[str, Any]:
+    item = item if isinstance(item, dict) else {}
+    suggested = item.get("suggested") if isinstance(item.get("suggested"), dict) else {}
+    return {"item": item.get("item"), "action": suggested.get("action"), "target": suggested.get("target")}
 
 
 def _first_sentence(text: str) -> str:

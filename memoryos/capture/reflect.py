@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from memoryos.policies import capture
+from memoryos.policies import capture, subjects
 from memoryos.policies.capture import Candidate, Event, slug
 from memoryos.policies.text import sentences
 
@@ -61,11 +61,6 @@ _FACT = re.compile(
     r"my\s+(?P<subject>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
     r"(?:is|are|was changed to|has changed to)\s+(?P<value>.+)$",
     re.IGNORECASE,
-)
-_FIRST_PERSON = (
-    (re.compile(r"^i\s+(?:now\s+)?live\s+in\s+\S", re.IGNORECASE), "home"),
-    (re.compile(r"^i\s+(?:now\s+)?work\s+(?:at|for)\s+\S", re.IGNORECASE), "employer"),
-    (re.compile(r"^i(?:'m| am)\s+based\s+in\s+\S", re.IGNORECASE), "home"),
 )
 
 
@@ -118,12 +113,14 @@ def rule(sentence: str) -> Candidate | None:
 
 
 def fact(sentence: str) -> Candidate | None:
+    """A fact keyed as extraction keys it (memoryos.policies.subjects): "my favourite editor is X"
+    and an extracted "my favorite editor is X" are one key, `fact:favorite-editor`."""
     found = _FACT.match(sentence)
     if found is not None:
-        return Candidate("fact", f"fact:{slug(found.group('subject'))}", sentence, PROOF)
-    for pattern, subject in _FIRST_PERSON:
-        if pattern.match(sentence):
-            return Candidate("fact", f"fact:{subject}", sentence, PROOF)
+        return Candidate("fact", subjects.subject_key(found.group("subject")), sentence, PROOF)
+    stated = subjects.profile_facts(sentence)
+    if stated:
+        return Candidate("fact", stated[0][0], sentence, PROOF)
     return None
 
 

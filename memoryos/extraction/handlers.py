@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from memoryos.capture import reflect
 from memoryos.policies.capture import slug
 from memoryos.policies.distill import PROFILE, Distilled, ExtractiveSummarizer, PageView
+from memoryos.policies.subjects import profile_facts
 from memoryos.policies.text import sentences, tokens
 
 MAX_SENTENCE = 400
@@ -31,126 +32,6 @@ def list_for(role: str, kind: str) -> str:
     if kind == "semantic" and role == "user":
         return "profile"
     return "assistant_knowledge" if role == "assistant" else "user_knowledge"
-
-
-_NAME = r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}"
-#: Profile facts said without "my X is": each subject's phrasings and where its value is.
-PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (subject, re.compile(pattern))
-    for subject, pattern in (
-        (
-            "employer",
-            r"\b(?i:i (?:now |still )?work (?:at|for)|"
-            r"i(?:'m| am) (?:now |still )?(?:a|an) [\w -]{1,40}? (?:at|for)|"
-            r"i(?:'m| am) (?:now |still )?with|"
-            r"i(?:'ve| have)? (?:just |recently )?(?:joined|started at|started working (?:at|for))|"
-            r"(?:still |now )?(?:working|employed) (?:at|for|by)|i took (?:a|the) job (?:at|with)|"
-            r"accepted (?:an|the) (?:job )?offer from)\s+(?P<v>" + _NAME + ")",
-        ),
-        (
-            "home",
-            r"\b(?i:i (?:now |still )?live in|i(?:'m| am) (?:now |still )?(?:based|living|settled) in|"
-            r"i(?:'ve| have) (?:always )?lived in|"
-            r"based in|"
-            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
-            r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")",
-        ),
-        (
-            "home-airport",
-            r"\b(?i:fly(?:ing)? (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")",
-        ),
-        ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
-        (
-            "diet",
-            r"\b(?i:i(?:'m| am|'ve gone| have gone| went) (?:now |fully |strictly |still )?(?:a )?)"
-            r"(?P<v>(?i:vegetarian|vegan|pescatarian|gluten-free|lactose-intolerant|halal|kosher))\b",
-        ),
-        (
-            "first-language",
-            r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
-            r"(?i:language|tongue)|\b(?i:i(?:'m| am) a native) (?P<v2>[A-Z][a-z]+) (?i:speaker)|"
-            r"\b(?i:i grew up speaking) (?P<v3>[A-Z][a-z]+)",
-        ),
-    )
-)
-
-
-#: "my dog Biscuit": a relation and its name, the relation as the subject.
-RELATIONS = "dog cat pet partner wife husband son daughter sister brother mother father manager boss".split()
-_MY_NAMED = re.compile(r"\bmy (?P<s>" + "|".join(RELATIONS) + r")(?:'s name is|,)? (?P<v>[A-Z][\w'-]+)")
-
-# "we write it in Go, which is my favourite language": the value, then a relative clause.
-_WHICH_IS_MY = re.compile(
-    r"\b(?P<v>[A-Z][\w+#.-]*)(?:,[^,.;!?]{0,40})?,? which (?:is|are) (?i:still |now |actually |really )?"
-    r"my (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?)(?=\s+(?:now|too|again|anyway)\b|[.,;!?]|$)"
-)
-
-# "SFO is my home airport now": the value first, then the subject.
-_IS_MY = re.compile(
-    r"\b(?P<v>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}) (?:is|are) (?i:still |now |actually |really )?"
-    r"my (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?)(?=\s+(?:now|too|again|anyway)\b|[.,;!?]|$)"
-)
-
-
-# "my favourite editor is now Helix": the generic shape, its subject and its value.
-_MY_IS = re.compile(
-    r"\bmy (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?:is|are|has changed to|was changed to) (?P<v>[^.;!?]+)",
-    re.IGNORECASE,
-)
-
-#: One subject said several ways: the words of a subject key are normalised through SUBJECT_WORDS
-#: (spelling), lose the words of SUBJECT_MODIFIERS ("my *current* employer"), and the result goes
-#: through SUBJECT_ALIASES, so that "my hometown is X" and "I live in X" share `fact:home`.
-SUBJECT_WORDS = {
-    "favourite": "favorite",
-    "colour": "color",
-    "hometown": "home",
-    "neighbourhood": "neighborhood",
-}
-SUBJECT_MODIFIERS = frozenset("current new present usual main primary regular actual".split())
-SUBJECT_ALIASES = {
-    "home-city": "home",
-    "home-town": "home",
-    "city": "home",
-    "job": "employer",
-    "company": "employer",
-    "workplace": "employer",
-    "work": "employer",
-    "airport": "home-airport",
-    "local-airport": "home-airport",
-    "native-language": "first-language",
-    "mother-tongue": "first-language",
-    "native-tongue": "first-language",
-    "full-name": "name",
-}
-
-
-def normal_subject(key: str) -> str:
-    """`fact:<subject>` with the subject's spelling and synonyms normalised (a pure table, above)."""
-    prefix, sep, name = key.partition(":")
-    if not sep:
-        return key
-    words = [SUBJECT_WORDS.get(w, w) for w in name.split("-") if w]
-    kept = [w for w in words if w not in SUBJECT_MODIFIERS] or words
-    joined = "-".join(kept)
-    return f"{prefix}:{SUBJECT_ALIASES.get(joined, joined)}"
-
-
-def profile_facts(sentence: str) -> list[tuple[str, str]]:
-    """Every (`fact:<subject>`, value) a sentence states, one per subject, in the order of the
-    tables: PROFILE_SUBJECTS' phrasings, then "X is my Y" and "my Y is X" (subject normalised).
-    One sentence may state several ("I'm an engineer at Acme, based in Boston")."""
-    found: dict[str, str] = {}
-    for subject, pattern in PROFILE_SUBJECTS:
-        match = pattern.search(sentence)
-        if match is not None:
-            value = next(v for name, v in match.groupdict().items() if name.startswith("v") and v)
-            found.setdefault(f"fact:{subject}", value)
-    for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS, _MY_NAMED):
-        match = shape.search(sentence)
-        if match is not None:
-            found.setdefault(normal_subject(f"fact:{slug(match.group('s'))}"), match.group("v"))
-    return list(found.items())
 
 
 def profile_fact(sentence: str) -> tuple[str, str] | None:
@@ -165,8 +46,8 @@ def semantic_subjects(sentence: str) -> list[str]:
     facts = [key for key, _ in profile_facts(sentence)]
     if facts:
         return facts
-    found = reflect.fact(sentence)
-    return [] if found is None else [normal_subject(found.key)]
+    found = reflect.fact(sentence)  # keyed through the same tables (memoryos.policies.subjects)
+    return [] if found is None else [found.key]
 
 
 def semantic_subject(sentence: str) -> str | None:

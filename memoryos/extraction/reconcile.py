@@ -123,7 +123,10 @@ def decide(
         match = next((k for k in known if k.key == subject), None)
         rule = "subject"
     if match is None:
-        scored = sorted(((similarity(body, k.body), k) for k in same_kind), key=lambda s: (-s[0], s[1].ref))
+        # An item with a subject is never matched to a record by its words: "I'm an engineer at
+        # Acme, based in Boston" states two subjects, and its `fact:home` is not its `fact:employer`.
+        pool = same_kind if subject is None else []
+        scored = sorted(((similarity(body, k.body), k) for k in pool), key=lambda s: (-s[0], s[1].ref))
         if scored and scored[0][0] >= SIMILAR:
             match, rule = scored[0][1], "similar"
     if match is None:

@@ -19,7 +19,7 @@ from typing import Protocol
 import orjson
 
 from memoryos.errors import ModelError
-from memoryos.extraction.handlers import SUBJECTS, extractive_handlers
+from memoryos.extraction.handlers import SUBJECTS, extractive_handlers, semantic_subjects
 from memoryos.llm import ChatClient, Message, Models, parse_records
 from memoryos.logs import get_logger
 from memoryos.policies import nostore
@@ -95,13 +95,17 @@ class ModelHandler:
         kept = [e for e in found if not nostore.scan(e.body, self.no_store_families)]
         derived = tuple(p.ref for p in pages)
         sources = tuple(dict.fromkeys(s for p in pages for s in p.source_ids))
-        subject = SUBJECTS[self.kind]
         return [
-            Distilled(
-                e.list_name, e.body, derived, sources, kind=self.kind, subject=subject(e.body), keyed=True
-            )
+            Distilled(e.list_name, e.body, derived, sources, kind=self.kind, subject=subject, keyed=True)
             for e in kept
+            for subject in self.subjects(e.body)
         ]
+
+    def subjects(self, body: str) -> list[str | None]:
+        """Each subject a record states, one item each (as the extractive semantic handler does)."""
+        if self.kind == "semantic":
+            return [*semantic_subjects(body)] or [None]
+        return [SUBJECTS[self.kind](body)]
 
 
 class TypedExtractor:

@@ -14,15 +14,14 @@ from dataclasses import replace
 
 from memoryos.extraction import reconcile
 from memoryos.extraction.handlers import semantic_value
+from memoryos.extraction.propose import Proposed, known_units, subject_unit
 from memoryos.logs import get_logger
-from memoryos.policies.distill import LISTS, Distilled, content_hash
+from memoryos.policies.distill import Distilled, content_hash
 from memoryos.store.base import Transaction
 from memoryos.store.rows import Unit
-from memoryos.views import current_version
 from receipts import uuid7
 
 log = get_logger()
-LIVE = ("active", "stale")
 
 
 class TypedWriter:
@@ -38,11 +37,10 @@ class TypedWriter:
         """The scope's live keyed records by ref: the knowledge lists', and the one under
         `subject` (whatever its list or kind: one active value per key)."""
         if self._known is None:
-            units = [u for name in LISTS for u in self.tx.list_records(self.user, self.assistant, name)]
-            self._known = {u.ref: u for u in units if u.key and u.status in LIVE}
+            self._known = {u.ref: u for u in known_units(self.tx, self.user, self.assistant, set())}
         if subject is not None and not any(u.key == subject for u in self._known.values()):
-            current = current_version(self.tx.key_versions(self.user, self.assistant, subject))
-            if current is not None and current.status in LIVE:
+            current = subject_unit(self.tx, self.user, self.assistant, subject)
+            if current is not None:
                 self._known[current.ref] = current
         return self._known
 
@@ -53,7 +51,9 @@ class TypedWriter:
         kind = item.kind or "semantic"
         known = self.known(item.subject)
         views = [reconcile.Known(u.ref, u.key, u.kind or "", u.body) for u in known.values()]
-        outcome = reconcile.decide(kind, item.subject, item.body, views, value_of=semantic_value)
+        outcome = _checked(item, kind, views) or reconcile.decide(
+            kind, item.subject, item.body, views, value_of=semantic_value
+        )
         log.info("reconciled", action=outcome.action, rule=outcome.rule)
         if outcome.match is None:
             unit = _add(
@@ -70,6 +70,26 @@ class TypedWriter:
             unit, derived = _update(tx, self.run_id, item, known.pop(outcome.match.ref), now)
         known[unit.ref] = unit
         return unit, derived
+
+
+def _checked(item: Distilled, kind: str, known: list[reconcile.Known]) -> reconcile.Outcome | None:
+    """The model's proposal for `item` as an outcome, if it still keeps the invariants now, in the
+    transaction: its target is a live record, and an ADD makes no second active record of a key.
+    None (the deterministic decision) otherwise: the model never makes up a write."""
+    proposal = item.proposal if isinstance(item, Proposed) else None
+    if proposal is None:
+        return None
+    if proposal.action == "add":
+        key = item.subject or reconcile.new_key(kind, item.body)
+        if any(k.key == key for k in known):
+            log.info("proposal_refused", reason="add_of_a_known_key")
+            return None
+        return reconcile.Outcome("add", key, None, "model")
+    target = next((k for k in known if k.ref == proposal.target), None)
+    if target is None or target.key is None:
+        log.info("proposal_refused", reason="target_not_live")
+        return None
+    return reconcile.Outcome(proposal.action, target.key, target, "model")
 
 
 def distilled_unit(

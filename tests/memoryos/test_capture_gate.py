@@ -163,7 +163,7 @@ class TestExtractiveRules:
                 "deploy:make-docs-deploy",
             ),
             ("Run `tox -e lint` to check the style.", "procedure", "how:check-the-style"),
-            ("My favourite editor is Neovim.", "fact", "fact:favourite-editor"),
+            ("My favourite editor is Neovim.", "fact", "fact:favorite-editor"),  # as extraction keys it
             ("Always squash before merging.", "rule", "rule:always-squash-before-merging"),
         ],
     )

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 import memoryos
-from memoryos.extraction.handlers import normal_subject, profile_fact, semantic_subject
+from memoryos.extraction.handlers import profile_fact, semantic_subject
 from memoryos.extraction.reconcile import content_words, same_value
+from memoryos.policies.subjects import normal_subject
 from memoryos.testing import FakeClock
 from tests.memoryos.store_contract import sqlite_of
 

@@ -100,13 +100,12 @@ def test_the_scripted_conversation_keeps_one_active_version_per_key_and_its_hist
     for versions in histories.values():
         assert sum(r.status != "superseded" for r in versions) == 1
         assert [r.version for r in versions] == list(range(1, len(versions) + 1))
-    lineage: dict[tuple[str, int], list[str]] = {
-        (r["memoryId"], r["version"]): r.get("derivedFrom", [])
-        for line in receipts.read_outbox(db)
-        if (r := line.receipt) is not None
-        and r.get("boundary") in ("mtm_to_lpm", "store")
-        and "memoryId" in r
-    }
+    # every receipt about a version (its UPDATE, then any REINFORCE of it, which derives from pages)
+    lineage: dict[tuple[str, int], set[str]] = {}
+    for line in receipts.read_outbox(db):
+        r = line.receipt
+        if r is not None and r.get("boundary") in ("mtm_to_lpm", "store") and "memoryId" in r:
+            lineage.setdefault((r["memoryId"], r["version"]), set()).update(r.get("derivedFrom", []))
     for versions in histories.values():
         for before, after in itertools.pairwise(versions):
             assert before.ref in lineage[(after.memory_id, after.version)]  # UPDATE derives from the old

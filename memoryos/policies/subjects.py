@@ -1,0 +1,276 @@
+"""Subject keys of first-person facts: which subject a sentence states, and its value (pure).
+
+Extraction (memoryos.extraction.handlers) and reflection (memoryos.capture.reflect) both key a fact
+by its subject, `fact:<subject>`, through these tables, so that the same statement gets the same key
+whichever path read it ("my favourite editor" and "my favorite editor" are both
+`fact:favorite-editor`). This module imports only other pure policies, which is what lets both
+paths use it without an import cycle.
+
+A subject is found three ways, in this order (the first reading of a subject wins):
+
+1. **PROFILE_SUBJECTS**: phrasings of common profile subjects that do not say "my X is"
+   ("I live in X", "we moved to X", "I accepted the offer from X", "I don't eat meat");
+2. **MILESTONE**: a named project's date ("we have to launch Project Atlas by March 14", "Atlas is
+   on track for the 28th"), keyed `fact:<project>-deadline`, its value the date;
+3. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", "my dog Biscuit".
+
+A subject phrase becomes a key through `normal_subject`: spelling (SUBJECT_WORDS), modifiers dropped
+(SUBJECT_MODIFIERS: "my *current* employer"), then synonyms (SUBJECT_ALIASES). What is NOT a lasting
+fact is refused by guards, not by a list of values: an idiom ("I live in Neovim all day"), a stay
+("based in Chicago this week"), work on the side ("working for Acme as a contractor").
+"""
+
+from __future__ import annotations
+
+import re
+
+from memoryos.policies.capture import slug
+
+_NAME = r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}"
+
+# After a place: what makes "I live in X" an idiom or a stay, not a home.
+_NOT_A_HOME = (
+    r"(?!\w)(?!\s+(?i:all day|all night|all the time|24/7|most days|these days for work|this week|"
+    r"this month|for (?:a|the|now|work|business|the week|the weekend|a few)|until|on business|right now))"
+)
+# After an employer: work that is not the main job.
+_NOT_THE_JOB = (
+    r"(?!\w)(?!\s+(?i:as an? (?:contractor|consultant|freelancer|volunteer|advisor)|on the side|part-time))"
+)
+
+_DIET_WORDS = "vegetarian|vegan|pescatarian|gluten-free|lactose-intolerant|halal|kosher|keto|paleo"
+
+#: Profile facts said without "my X is": each subject's phrasings and where its value is.
+PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (subject, re.compile(pattern))
+    for subject, pattern in (
+        (
+            "employer",
+            r"\b(?i:i (?:now |still )?work (?:at|for)|"
+            r"i(?:'m| am) (?:now |still )?(?:a|an) [\w -]{1,40}? (?:at|for)|"
+            r"i(?:'m| am) (?:now |still )?with|"
+            r"i(?:'ve| have)? (?:just |recently |now )?(?:joined|started at|started working (?:at|for))|"
+            r"(?:still |now )?(?:working|employed) (?:at|for|by)|i took (?:a|the) job (?:at|with)|"
+            r"(?:accepted|took) (?:an|the) (?:job |position )?offer (?:from|at))\s+(?P<v>"
+            + _NAME
+            + ")"
+            + _NOT_THE_JOB,
+        ),
+        (
+            "home",
+            r"\b(?i:i (?:now |still )?live in|i(?:'m| am) (?:now |still )?(?:based|living|settled) in|"
+            r"i(?:'ve| have) (?:always )?lived in|"
+            r"(?P<bare>(?<=, )based in)|"
+            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
+            r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")" + _NOT_A_HOME,
+        ),
+        (
+            "home-airport",
+            r"\b(?i:fly(?:ing)? (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")",
+        ),
+        ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
+        (
+            "diet",
+            r"\b(?i:i(?:'m| am|'ve gone| have gone| went|'ve become| have become| became) "
+            r"(?:now |fully |strictly |still |totally |completely )?(?:a )?)"
+            rf"(?P<v>(?i:{_DIET_WORDS}))\b",
+        ),
+        (
+            # A diet said by what is not eaten: the value is the diet it amounts to (DIET_SAID).
+            "diet",
+            r"\b(?i:i (?:still )?(?:don't|do not|never|no longer) eat (?:any )?)"
+            r"(?P<v>(?i:meat|animal products|dairy|gluten|pork|fish))\b",
+        ),
+        (
+            "first-language",
+            r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
+            r"(?i:language|tongue)|\b(?i:i(?:'m| am) a native) (?P<v2>[A-Z][a-z]+) (?i:speaker)|"
+            r"\b(?i:i grew up speaking) (?P<v3>[A-Z][a-z]+)",
+        ),
+    )
+)
+
+#: What a diet said by what is not eaten amounts to: "I don't eat meat" restates "vegetarian".
+DIET_SAID = {
+    "meat": "vegetarian",
+    "animal products": "vegan",
+    "dairy": "lactose-intolerant",
+    "gluten": "gluten-free",
+}
+
+_FIRST_PERSON = re.compile(r"\b(?i:i(?:'m| am)|i)\b")
+
+#: "my dog Biscuit": a relation and its name, the relation as the subject.
+RELATIONS = (
+    "dog cat pet puppy kitten partner wife husband fiance fiancee girlfriend boyfriend son daughter "
+    "sister brother mother father mom dad manager boss"
+).split()
+_MY_NAMED = re.compile(
+    r"\b(?i:my) (?P<s>" + "|".join(RELATIONS) + r")(?:'s name is|,| is called| named)? (?P<v>[A-Z][\w'-]+)"
+)
+
+# What may follow a subject phrase: "my favourite language (to work in)", then "now", "too" or the end.
+_SUBJECT_END = (
+    r"(?:\s+to\s+(?:work|code|write|use|program|build)(?:\s+(?:in|with|on))?)?"
+    r"(?=\s+(?:now|too|again|anyway|by far|of all)\b|[.,;!?—–-]|$)"
+)
+_SUBJECT = r"(?P<s>[a-z]+(?:[ -][a-z]+){0,2}?)"
+
+# "we write it in Go, which is my favourite language": the value, then a relative clause.
+_WHICH_IS_MY = re.compile(
+    r"\b(?P<v>[A-Z][\w+#.-]*)(?:,[^,.;!?]{0,40})?,? which (?:is|are) (?i:still |now |actually |really )?"
+    r"(?i:my) " + _SUBJECT + _SUBJECT_END
+)
+
+# "SFO is my home airport now": the value first, then the subject.
+_IS_MY = re.compile(
+    r"\b(?P<v>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}) (?:is|are) (?i:still |now |actually |really )?"
+    r"(?i:my) " + _SUBJECT + _SUBJECT_END
+)
+
+# "my favourite editor is now Helix": the generic shape, its subject and its value.
+_MY_IS = re.compile(
+    r"\bmy (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?:is|are|has changed to|was changed to) (?P<v>[^.;!?]+)",
+    re.IGNORECASE,
+)
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+#: A date as people say it: "March 14", "14 March", "the 28th", "2026-03-28", "next Friday".
+DATE = re.compile(
+    rf"(?i:\b{_MONTH}\.? {_DAY}\b|\b{_DAY} (?:of )?{_MONTH}\b|\bthe {_DAY}\b(?! (?:floor|time|century))|"
+    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:next |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)"
+)
+# A milestone of a project: its launch, release, deadline, or that it moved.
+_MILESTONE = re.compile(
+    r"\b(?i:launch(?:es|ed|ing)?|releas(?:e|es|ed|ing)|ship(?:s|ped|ping)?|go(?:es)?[ -]live|deadline|due|"
+    r"on track for|slipp(?:ed|ing)|pushed (?:back|out)|delayed|postponed|moved (?:up|back))\b"
+)
+_NOT_A_PROJECT = frozenset(
+    "i i'm project the a an we it my our so but and also okay ok funny work monday tuesday wednesday "
+    "thursday friday saturday sunday january february march april may june july august september october november "
+    "december jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+_CAPITALISED = re.compile(r"\b[A-Z][\w-]+\b")
+
+
+def _project(sentence: str, at: int) -> str | None:
+    """The capitalised name nearest the milestone word at `at`: the project the date is about."""
+    names = [m for m in _CAPITALISED.finditer(sentence) if m.group(0).lower() not in _NOT_A_PROJECT]
+    if not names:
+        return None
+    return min(names, key=lambda m: (abs(m.start() - at), m.start())).group(0)
+
+
+def milestone(sentence: str) -> tuple[str, str] | None:
+    """(`fact:<project>-deadline`, its date) when a sentence dates a named project's milestone."""
+    marker, date = _MILESTONE.search(sentence), DATE.search(sentence)
+    if marker is None or date is None:
+        return None
+    project = _project(sentence, marker.start())
+    return None if project is None else (f"fact:{slug(project)}-deadline", normal_date(date.group(0)))
+
+
+def normal_date(text: str) -> str:
+    """A date's month (three letters) and day, as far as it says them: "March 14th" and "14 March"
+    are "mar 14", "the 28th" is "28", so that a date restated without its month still matches."""
+    month = re.search(_MONTH, text, re.IGNORECASE)
+    day = re.search(r"\d{1,2}(?!\d)", text) if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) else None
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return text
+    parts = [month.group(0)[:3].lower()] if month else []
+    return " ".join([*parts, str(int(day.group(0)))] if day else parts) or text.lower()
+
+
+#: One subject said several ways: the words of a subject key are normalised through SUBJECT_WORDS
+#: (spelling), lose the words of SUBJECT_MODIFIERS ("my *current* employer"), and the result goes
+#: through SUBJECT_ALIASES, so that "my hometown is X" and "I live in X" share `fact:home`.
+SUBJECT_WORDS = {
+    "favourite": "favorite",
+    "fave": "favorite",
+    "colour": "color",
+    "hometown": "home",
+    "neighbourhood": "neighborhood",
+    "programming": "",
+    "coding": "",
+    "dietary": "diet",
+    "pet's": "pet",
+}
+SUBJECT_MODIFIERS = frozenset("current new present usual main primary regular actual preferred".split())
+SUBJECT_ALIASES = {
+    "home-city": "home",
+    "home-town": "home",
+    "city": "home",
+    "home-base": "home",
+    "job": "employer",
+    "company": "employer",
+    "workplace": "employer",
+    "work": "employer",
+    "employer-name": "employer",
+    "airport": "home-airport",
+    "local-airport": "home-airport",
+    "native-language": "first-language",
+    "mother-tongue": "first-language",
+    "native-tongue": "first-language",
+    "full-name": "name",
+    "diet-preference": "diet",
+    "diet-restriction": "diet",
+    "diet-restrictions": "diet",
+    "diet-requirement": "diet",
+    "diet-requirements": "diet",
+    "eating-habits": "diet",
+    "favorite-programming-language": "favorite-language",
+    "puppy": "dog",
+    "kitten": "cat",
+    "mom": "mother",
+    "dad": "father",
+}
+
+
+def normal_subject(key: str) -> str:
+    """`fact:<subject>` with the subject's spelling and synonyms normalised (the tables above)."""
+    prefix, sep, name = key.partition(":")
+    if not sep:
+        return key
+    words = [SUBJECT_WORDS.get(w, w) for w in name.split("-") if w]
+    words = [w for w in words if w] or [w for w in name.split("-") if w]
+    kept = [w for w in words if w not in SUBJECT_MODIFIERS] or words
+    joined = "-".join(kept)
+    return f"{prefix}:{SUBJECT_ALIASES.get(joined, joined)}"
+
+
+def subject_key(phrase: str) -> str:
+    """The key of a subject phrase ("favourite editor" -> `fact:favorite-editor`)."""
+    return normal_subject(f"fact:{slug(phrase)}")
+
+
+def _profile_value(subject: str, match: re.Match[str], sentence: str) -> str | None:
+    value = next((v for name, v in match.groupdict().items() if name.startswith("v") and v), None)
+    if value is None:
+        return None
+    if match.groupdict().get("bare") and not _FIRST_PERSON.search(sentence[: match.start()]):
+        return None  # ", based in X" is the speaker's home only in a sentence about the speaker
+    return DIET_SAID.get(value.lower(), value) if subject == "diet" else value
+
+
+def profile_facts(sentence: str) -> list[tuple[str, str]]:
+    """Every (`fact:<subject>`, value) a sentence states, one per subject, in the order of the
+    module docstring. One sentence may state several ("I'm an engineer at Acme, based in Boston")."""
+    found: dict[str, str] = {}
+    for subject, pattern in PROFILE_SUBJECTS:
+        for match in pattern.finditer(sentence):
+            value = _profile_value(subject, match, sentence)
+            if value is not None:
+                found.setdefault(f"fact:{subject}", value)
+                break
+    dated = milestone(sentence)
+    if dated is not None:
+        found.setdefault(*dated)
+    for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS, _MY_NAMED):
+        said = shape.search(sentence)
+        if said is not None:
+            found.setdefault(subject_key(said.group("s")), said.group("v"))
+    return list(found.items())
