@@ -44,7 +44,7 @@ def _scope(args: argparse.Namespace) -> memoryos.Scope:
 #: exists they refuse, instead of creating an empty store and answering from it (a mistyped --db).
 NEEDS_A_STORE = frozenset(
     {"recall", "get", "history", "topics", "status", "check", "export", "receipts", "candidates"}
-    | {"forget", "forget-scope", "maintain", "worker"}
+    | {"forget", "forget-scope", "maintain", "worker", "end-session"}
 )
 
 
@@ -270,6 +270,13 @@ def cmd_candidates(args: argparse.Namespace) -> Any:
         return {"rejected": args.id}
 
 
+def cmd_end_session(args: argparse.Namespace) -> Any:
+    """Memory.end_session: the session's turns move to MTM, reflection proposes its candidates."""
+    with _open(args) as mem:
+        reflection = mem.end_session(_scope(args))
+    return reflection.candidates if args.table else reflection  # a table lists the candidates
+
+
 def cmd_canary(args: argparse.Namespace) -> Any:
     from memoryos.canary import run_canary
 
@@ -491,6 +498,14 @@ COMMANDS: tuple[tuple[str, Callable[[argparse.Namespace], Any], str, bool, tuple
             (("id",), {"nargs": "?", "help": "the candidate id (approve, reject)"}),
             (("--all",), {"action": "store_true", "help": "list decided candidates too"}),
         ),
+    ),
+    (
+        "end-session",
+        cmd_end_session,
+        "End a session: its turns move to mid-term memory and reflection proposes candidates"
+        " (pending approval; without --session, every turn the scope holds in short-term memory).",
+        True,
+        (),
     ),
     (
         "mcp",

@@ -158,6 +158,7 @@ class TestAMistypedStore:
         ["export", "--jsonl", "out.jsonl"],
         ["receipts", "export", "--jsonl", "out.jsonl"],
         ["candidates", "list", *SCOPE],
+        ["end-session", *SCOPE, "--session", "s1"],
         ["forget", *SCOPE, "pet"],
         ["forget-scope", "--user", "alice"],
         ["maintain"],
@@ -182,6 +183,46 @@ class TestAMistypedStore:
         db = store_with_a_turn(tmp_path, capsys)
         code, out, _ = run(capsys, "status", "--db", db)
         assert code == 0 and orjson.loads(out)["tiers"]["stm"] == 1
+
+
+class TestEndSession:
+    def test_it_moves_the_sessions_turns_to_mtm_and_prints_the_pending_candidates(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        db = str(tmp_path / "m.db")
+        said = "Never deploy on Fridays. My favourite editor is Helix."
+        assert run(capsys, "remember", "--db", db, *SCOPE, "--session", "s1", said)[0] == 0
+        assert run(capsys, "remember", "--db", db, *SCOPE, "--session", "s2", "unrelated turn")[0] == 0
+        code, out, err = run(capsys, "end-session", "--db", db, *SCOPE, "--session", "s1")
+        assert code == 0 and err == ""
+        ended = orjson.loads(out)
+        assert ended["turns"] == 1 and ended["degraded"] is True  # no model: the extractive rules
+        keys = {(c["kind"], c["key"], c["status"]) for c in ended["candidates"]}
+        assert keys == {
+            ("rule", "rule:never-deploy-on-fridays", "pending"),
+            ("fact", "fact:favorite-editor", "pending"),
+        }
+        listed = orjson.loads(run(capsys, "candidates", "list", "--db", db, *SCOPE)[1])
+        assert {c["candidate_id"] for c in listed} == {c["candidate_id"] for c in ended["candidates"]}
+        tiers = orjson.loads(run(capsys, "status", "--db", db)[1])["tiers"]
+        assert tiers["stm"] == 1 and tiers["mtm_pages"] == 1  # s1's turn moved; s2's stays in STM
+
+    def test_a_table_lists_the_candidates(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        db = str(tmp_path / "m.db")
+        assert (
+            run(capsys, "remember", "--db", db, *SCOPE, "--session", "s1", "Always squash before merging.")[0]
+            == 0
+        )
+        code, out, _ = run(capsys, "end-session", "--db", db, "--table", *SCOPE, "--session", "s1")
+        header, row = out.splitlines()[:2]
+        assert code == 0 and header.split()[:3] == ["candidate_id", "kind", "key"]
+        assert "rule:always-squash-before-merging" in row
+
+    def test_it_needs_the_scope(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        db = store_with_a_turn(tmp_path, capsys)
+        with pytest.raises(SystemExit) as exc:
+            main(["end-session", "--db", db, "--user", "alice"])
+        assert exc.value.code == 2 and "--assistant" in capsys.readouterr().err
 
 
 class TestGlobalOptions:
