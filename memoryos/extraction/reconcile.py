@@ -67,7 +67,12 @@ def _said_words(words: Sequence[str]) -> frozenset[str]:
     """The stemmed words that carry a value: no stopword, no filler, no single letter; a negation
     is kept (as "not"), so that "not vegetarian" never restates "vegetarian"."""
     out = {"not" for w in words if w in NEGATION}
-    out.update(stem(w, "english") for w in words if w not in STOPWORDS and w not in FILLER and len(w) > 1)
+    # a single digit is a value ("June 3" is not "June 17"); a single letter is not
+    out.update(
+        stem(w, "english")
+        for w in words
+        if w not in STOPWORDS and w not in FILLER and (len(w) > 1 or w.isdigit())
+    )
     return frozenset(out)
 
 

@@ -129,9 +129,8 @@ _IS_MY = re.compile(
 )
 
 # "my favourite editor is now Helix": the generic shape, its subject and its value.
-_MY_IS = re.compile(
-    r"\bmy (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?:is|are|has changed to|was changed to) (?P<v>[^.;!?]+)",
-    re.IGNORECASE,
+_MY_IS = re.compile(  # the subject in lower case: "my partner Sam is ..." names Sam, not a subject
+    r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?i:is|are|has changed to|was changed to) (?P<v>[^.;!?]+)"
 )
 
 _MONTH = (
