@@ -16,7 +16,9 @@ reconciliation on a scripted multi-session conversation, and the cost of one ext
    reads only the pages added since the last extraction. The raw baseline, measured interleaved in
    the same run, is one INSERT of 8 rows into a plain SQLite table; the ratio is reported.
 
-Run: `python bench/bench_capture.py [--no-write] [--quick] [--before TREE]`. `--before` scores the
+Run: `python bench/bench_capture.py [--no-write] [--quick] [--before TREE] [--reconciliation PATH]
+[--reconciliation-only]`; `--reconciliation` adds a held-out conversation's rows beside the
+in-sample ones. `--before` scores the
 classifier of another source tree too (e.g. `git archive main memoryos | tar -x -C /tmp/before`).
 """
 
@@ -26,6 +28,7 @@ import argparse
 import datetime as dt
 import os
 import platform
+import re
 import sqlite3
 import statistics
 import subprocess
@@ -168,25 +171,49 @@ def drive_conversation(script: dict[str, Any], folder: Path) -> dict[str, list[m
         return {key: mem.history(everything, key) for (key,) in keys}
 
 
+_MONTHS = "January February March April May June July August September October November December".split()
+
+
+def value_words(value: str) -> list[str]:
+    """The words a record must contain to hold an expected value: its words outside parentheses
+    ("Biscuit (dog, beagle)" is held by "my dog Biscuit"), an ISO date as its month and day
+    ("2026-03-28": "March", "28"), lower-cased."""
+    plain = re.sub(r"\([^)]*\)", " ", value)
+    plain = re.sub(
+        r"\b\d{4}-(\d{2})-(\d{2})\b", lambda m: f"{_MONTHS[int(m.group(1)) - 1]} {int(m.group(2))}", plain
+    )
+    return re.findall(r"[\w'-]+", plain.lower())
+
+
+def holds(body: str, value: str) -> bool:
+    words = set(re.findall(r"[\w'-]+", body.lower()))
+    wanted = value_words(value)
+    return bool(wanted) and all(w in words for w in wanted)
+
+
+CURRENT = ("active", "stale")  # stale: the current version, not restated for a while (still recalled)
+
+
 def reconcile_score(script: dict[str, Any], histories: dict[str, list[memoryos.Record]]) -> dict[str, Any]:
-    """Per expected fact: the key whose versions hold its values, and what the store did."""
+    """Per expected fact: the key whose versions hold its values, and what the store did. A value
+    is held by a record that contains its words (`holds`); a fact's current record is its key's
+    version that is active or stale."""
     found = {"facts": 0, "final_right": 0, "updates": 0, "reinforces": 0, "adds": 0, "duplicates": 0}
     expected_counts: Counter[str] = Counter()
     for fact in script["expected"]:
         events = fact["events"]
         expected_counts.update(e["action"] for e in events)
         found["facts"] += 1
-        values = [e["value"].lower() for e in events]
+        values = list(dict.fromkeys(e["value"] for e in events))
         holding = {
             key: versions
             for key, versions in histories.items()
-            if any(v in r.body.lower() for r in versions for v in values)
+            if any(holds(r.body, v) for r in versions for v in values)
         }
-        active = [(key, r) for key, versions in holding.items() for r in versions if r.status == "active"]
-        final = fact["final"].lower()
-        right = [key for key, r in active if final in r.body.lower()]
+        current = [(key, r) for key, versions in holding.items() for r in versions if r.status in CURRENT]
+        right = [key for key, r in current if holds(r.body, fact["final"])]
         found["final_right"] += bool(right)
-        found["duplicates"] += max(0, len(active) - 1)
+        found["duplicates"] += max(0, len(current) - 1)
         best = max(holding.values(), key=len, default=[])
         found["adds"] += bool(best)
         found["updates"] += min(len(best) - 1, sum(e["action"] == "UPDATE" for e in events)) if best else 0
@@ -196,7 +223,24 @@ def reconcile_score(script: dict[str, Any], histories: dict[str, list[memoryos.R
             if reinforced
             else 0
         )
+    found["distractor_updates"] = distractor_updates(script, histories)
     return {"found": found, "expected": dict(expected_counts)}
+
+
+def distractor_updates(script: dict[str, Any], histories: dict[str, list[memoryos.Record]]) -> int:
+    """Versions after the first (UPDATEs) whose body holds most of a distractor's words (a
+    temporary state, a side job, a trip or a rejected suggestion taken for a change) and none of
+    the values an expected UPDATE brings (a turn may hold a distractor and a real change)."""
+    changes = [e["value"] for fact in script["expected"] for e in fact["events"] if e["action"] == "UPDATE"]
+    count = 0
+    for distractor in script.get("distractors", []):
+        words = [w for w in re.findall(r"[\w'-]+", distractor["text"].lower()) if len(w) > 3]
+        for versions in histories.values():
+            for record in versions[1:]:
+                body = set(re.findall(r"[\w'-]+", record.body.lower()))
+                like = bool(words) and sum(w in body for w in words) >= max(2, len(words) // 2)
+                count += like and not any(holds(record.body, value) for value in changes)
+    return count
 
 
 def reconciliation(script: dict[str, Any], *, model: bool) -> dict[str, Any]:
@@ -309,7 +353,36 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def reconciliation_section(args: argparse.Namespace) -> list[str]:
+    """The reconciliation table: the in-sample corpus, and each `--reconciliation PATH` beside it."""
+    corpora = [
+        ("in-sample", CORPORA / "reconciliation.json"),
+        *(("held-out", Path(p)) for p in args.reconciliation),
+    ]
+    parts = ["", "## Reconciliation: " + ", ".join(f"`{path.name}` ({label})" for label, path in corpora), ""]
+    parts += [
+        "| corpus | path | facts | final value current | ADD | UPDATE | REINFORCE | duplicates |"
+        " distractor UPDATEs |"
+    ]
+    parts += ["|---|---|---|---|---|---|---|---|---|"]
+    for label, path in corpora:
+        script = orjson.loads(path.read_bytes())
+        for model in (False, True):
+            result = reconciliation(script, model=model)
+            f, e = result["found"], result["expected"]
+            path_name = "fake model" if model else "no model"
+            parts.append(
+                f"| {label} | {path_name} | {f['facts']} | {f['final_right']} |"
+                f" {f['adds']}/{e.get('ADD', 0)} | {f['updates']}/{e.get('UPDATE', 0)} |"
+                f" {f['reinforces']}/{e.get('REINFORCE', 0)} | {f['duplicates']} |"
+                f" {f['distractor_updates']} |"
+            )
+    return parts
+
+
 def report(args: argparse.Namespace) -> str:
+    if args.reconciliation_only:
+        return "\n".join(["# Capture benchmark (reconciliation only)", *reconciliation_section(args)]) + "\n"
     lines = load_log()
     classified = score(lines, classify_all(lines))
     rows = ["| kind | precision | recall | tp | fp | fn |", "|---|---|---|---|---|---|"]
@@ -336,18 +409,9 @@ def report(args: argparse.Namespace) -> str:
         parts += ["", f"Before (`{tree}`):", "", "| kind | precision | recall |", "|---|---|---|"]
         parts += [f"| {k} | {_pct(s.precision)} | {_pct(s.recall)} |" for k, s in before["scores"].items()]
         parts += ["", f"Candidates from lines labelled `credential` before: {before['secrets']}."]
-    script = orjson.loads((CORPORA / "reconciliation.json").read_bytes())
-    parts += ["", "## Reconciliation: `corpora/reconciliation.json`", ""]
-    parts += ["| path | facts | final value active | ADD | UPDATE | REINFORCE | duplicates |"]
-    parts += ["|---|---|---|---|---|---|---|"]
-    for model in (False, True):
-        result = reconciliation(script, model=model)
-        f, e = result["found"], result["expected"]
-        parts.append(
-            f"| {'fake model' if model else 'no model'} | {f['facts']} | {f['final_right']} |"
-            f" {f['adds']}/{e.get('ADD', 0)} | {f['updates']}/{e.get('UPDATE', 0)} |"
-            f" {f['reinforces']}/{e.get('REINFORCE', 0)} | {f['duplicates']} |"
-        )
+    parts += reconciliation_section(args)
+    if args.reconciliation_only:
+        return "\n".join(parts) + "\n"
     sizes = [64, 256] if args.quick else [64, 256, 1024, 2048]
     cost = extraction_cost(sizes, 3 if args.quick else 7)
     parts += [
@@ -407,10 +471,22 @@ def main() -> int:
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--before", action="append", default=[], help="another source tree to score")
+    parser.add_argument(
+        "--reconciliation",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="another scripted conversation in the format of corpora/reconciliation.json, reported beside it",
+    )
+    parser.add_argument(
+        "--reconciliation-only",
+        action="store_true",
+        help="only the reconciliation table (implies --no-write)",
+    )
     args = parser.parse_args()
     text = report(args)
     print(text)
-    if not args.no_write:
+    if not args.no_write and not args.reconciliation_only:
         RESULTS.write_text(text)
     return 0
 

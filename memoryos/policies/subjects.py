@@ -150,7 +150,8 @@ _MILESTONE = re.compile(
 )
 _NOT_A_PROJECT = frozenset(
     "i i'm project the a an we it my our so but and also okay ok funny work monday tuesday wednesday "
-    "thursday friday saturday sunday january february march april may june july august september october november "
+    "thursday friday saturday sunday january february march april may june july august september "
+    "october november "
     "december jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
 _CAPITALISED = re.compile(r"\b[A-Z][\w-]+\b")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -13,7 +14,7 @@ import pytest
 import memoryos
 from memoryos.errors import ModelError
 from memoryos.extraction import propose
-from memoryos.extraction.reconcile import Known
+from memoryos.extraction.reconcile import Known, Outcome
 from memoryos.extraction.write import _checked
 from memoryos.llm import Message
 from memoryos.policies.distill import Distilled
@@ -37,7 +38,7 @@ def say(mem: memoryos.Memory, text: str) -> None:
     mem.maintain()
 
 
-def reconcile_requests(server: FakeLLMServer) -> list[dict[str, object]]:
+def reconcile_requests(server: FakeLLMServer) -> list[dict[str, Any]]:
     out = []
     for received in server.received:
         content = orjson.loads(received.body["messages"][-1]["content"])
@@ -186,5 +187,5 @@ class TestTheChecks:
         assert _checked(proposed, "semantic", [EDITOR]) is None  # superseded or forgotten meanwhile
         adding = propose.Proposed(**vars(ITEM), proposal=propose.Proposal("add", None))
         assert _checked(adding, "semantic", [SFO]) is None  # a second active fact:home-airport
-        assert _checked(adding, "semantic", [EDITOR]) == propose.reconcile.Outcome("add", KEY, None, "model")
+        assert _checked(adding, "semantic", [EDITOR]) == Outcome("add", KEY, None, "model")
         assert _checked(ITEM, "semantic", [SFO]) is None  # no proposal: the rules decide

@@ -558,7 +558,7 @@ def test_the_environment_puts_the_model_behind_open(
             done = mem.maintain()
             assert mem.topics(SCOPE)[0].pages == 2  # distillation resets heat, not the page count
     assert (done.distilled_segments, done.summarized_segments) == (1, 1)
-    assert server.requests == 5  # one extraction per kind and one set of notes, through one client
+    assert server.requests == 6  # one extraction per kind, one reconciliation proposal, one set of notes
     assert lpm_receipts(db) and not any(r.get("degraded") for r in lpm_receipts(db))
 
 
