@@ -218,6 +218,17 @@ class TestEndSession:
         assert code == 0 and header.split()[:3] == ["candidate_id", "kind", "key"]
         assert "rule:always-squash-before-merging" in row
 
+    def test_as_a_process_it_prints_the_candidates_and_ending_twice_is_harmless(self, tmp_path: Path) -> None:
+        db = str(tmp_path / "m.db")
+        said = "Never push to main directly. My favourite editor is Helix."
+        assert memoryos_cli("remember", "--db", db, *SCOPE, "--session", "s1", said).returncode == 0
+        done = memoryos_cli("end-session", "--db", db, *SCOPE, "--session", "s1")
+        assert done.returncode == 0 and done.stderr == ""
+        bodies = [c["body"] for c in orjson.loads(done.stdout)["candidates"]]
+        assert bodies == ["Never push to main directly.", "My favourite editor is Helix."]
+        again = memoryos_cli("end-session", "--db", db, *SCOPE, "--session", "s1")
+        assert again.returncode == 0 and orjson.loads(again.stdout)["turns"] == 1  # ending twice is harmless
+
     def test_it_needs_the_scope(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         db = store_with_a_turn(tmp_path, capsys)
         with pytest.raises(SystemExit) as exc:
