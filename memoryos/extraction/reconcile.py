@@ -5,9 +5,11 @@ Matching is deterministic, and these are its rules, in order:
 1. **Same subject key.** An item whose subject is known ("my home airport is …" has the subject
    `fact:home-airport`) matches the active record under that key, whatever its kind: one active
    value per key (DESIGN §7), so an approved `fact:home-airport` and an extracted one are one fact.
-2. **Same kind and lexical similarity.** Otherwise it matches the active record of the same kind
-   whose content words overlap most with its own, if that overlap (Jaccard, over lower-cased words
-   without stopwords) is at least `SIMILAR` (0.6).
+2. **Same kind and lexical similarity**, for an item without a subject key only (an item with one
+   that has no record under it is an ADD: a sentence may state two subjects, and its words alike
+   are no reason to take one subject's record for the other's). It matches the active record of the
+   same kind whose content words overlap most with its own, if that overlap (Jaccard, over
+   lower-cased words without stopwords) is at least `SIMILAR` (0.6).
 
 A matched item **REINFORCEs** the record when what they say is the same (a restatement), and
 **UPDATEs** it otherwise (a change: a new version of the record, the old one superseded and kept in
@@ -18,7 +20,10 @@ otherwise it is all their content words. Words are compared stemmed (memoryos.re
 change or a time, not a value: "now", "still", "these days"). Two values are the same when one's
 words contain the other's ("Logan" restates "Boston Logan"), unless exactly one of them is negated
 ("not vegetarian"). An item that matches nothing is an **ADD**, under its subject key, or a key
-made from its first words.
+made from its first words. Subject keys and values come from memoryos.policies.subjects.
+
+With a model, the model may propose the action instead (memoryos.extraction.propose): it chooses
+among the records offered to it, and a proposal that fails a check is this module's decision.
 """
 
 from __future__ import annotations
