@@ -4,13 +4,16 @@ In one CI run out of many, a crash-test writer's turn `writer <n> turn <m> pid <
 refused (Rejected). The family that fired was `national_id`, kind `fr_nir`: its number was bounded by
 digits only, so a run of 15 digits between two letters of the hex, or the pid, a space and the first
 ten digits of the hex, read as a French NIR whenever its mod-97 key happened to hold (one run in 97).
-Measured with uuid4: about 1.7 in 100,000 texts of that shape. The Chinese resident id had the same
-digit-only left boundary (18 digits at the end of the hex after a letter: rarer, about 4 in 10^9).
+Measured with uuid4: about 1.7 in 100,000 texts of that shape. Every other kind bounded by digits
+only had the same flaw: the Chinese resident id (18 digits at the end of the hex after a letter, about
+4 in 10^9), and, after their context words, the US SSN (a 9-digit run passing the issuing rules: 4.7 %
+of uuid4 hex after "social"), the Dutch BSN and the Japanese My Number ("my number one ...").
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,9 +22,9 @@ from hypothesis import strategies as st
 
 import memoryos
 from memoryos.policies.nostore import scan
-from memoryos.policies.nostore_ids import _CN_WEIGHTS, cn_resident_ok, nir_ok
+from memoryos.policies.nostore_ids import _CN_WEIGHTS, bsn_ok, cn_resident_ok, my_number_ok, nir_ok, ssn_ok
 
-# Found by scanning uuid4().hex turns of the writer's shape (300,000 of them: these five fired).
+# Found by scanning uuid4().hex turns of the writer's shape (seven of 720,000 fired, all fr_nir).
 FOUND_IN_THE_WRITERS_SHAPE = (
     # pid, a space and the first ten digits of the hex: "23266 3834954158" then "c"
     "writer 3 turn 738 pid 23266 3834954158c5484982ebce4c669400d9",
@@ -33,6 +36,13 @@ FOUND_IN_THE_WRITERS_SHAPE = (
     # fifteen digits between two letters in the middle of the second hex
     "writer 2 turn 3772 pid 14163 418c7d69b3234d6a956f08a17336e07f 7c7b118393364968880e0ea7106a5b2f",
     "writer 5 turn 1735 pid 1134746 96008706d2b147718075d51cbfd63cd7",
+)
+# Found the same way after a context word (one text in 20 to one in 400 fired).
+FOUND_AFTER_A_CONTEXT_WORD = (
+    "shared on social media, post 11cda835093946d6a8e178124fa58127",  # us_ssn_context "835093946"
+    "shared on social media, post 8a8af2f257864128aabe83048e39f4da",
+    "my number one suspect is job 2f353382095049f09a29525d0c0248e0",  # jp_my_number "353382095049"
+    "the bsn lookup job 584be509742543ca99910061312d1671 finished",  # nl_bsn "509742543"
 )
 # Constructed from the rules, each a valid uuid4 hex (version nibble 4 at index 12, variant 8-b at 16).
 CONSTRUCTED = (
@@ -63,7 +73,7 @@ def test_the_planted_runs_pass_their_checks() -> None:
     assert cn_resident_ok("119901199001010009")
 
 
-@pytest.mark.parametrize("text", FOUND_IN_THE_WRITERS_SHAPE + CONSTRUCTED)
+@pytest.mark.parametrize("text", FOUND_IN_THE_WRITERS_SHAPE + FOUND_AFTER_A_CONTEXT_WORD + CONSTRUCTED)
 def test_a_digit_run_inside_hex_is_no_national_id(text: str) -> None:
     assert scan(text) == []
 
@@ -114,18 +124,29 @@ SENTENCES = (
     "session {hex} started at turn {n}",
     "{hex}",
     "saved the run as {hex}.json after {n} steps",
+    # context words of the kinds that need one, in their everyday sense
+    "shared on social media, post {hex}",
+    "social login trace {hex} at turn {n}",
+    "my number one suspect is job {hex}",
+    "the bsn lookup job {hex} finished",
 )
 HEX = "0123456789abcdef"
+# Hypothesis's own uuids lean towards simple values (zeros, small integers); uniformly random ones
+# are what uuid4() gives, and where the digit runs are.
+UUID4_HEX = st.one_of(
+    st.uuids(version=4),
+    st.randoms(use_true_random=True).map(lambda rng: uuid.UUID(int=rng.getrandbits(128), version=4)),
+).map(lambda u: u.hex)
 
 
 def _sentence(template: str, hex_token: str, w: int, n: int, p: int) -> str:
     return template.format(hex=hex_token, w=w, n=n, p=p)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(
     st.sampled_from(SENTENCES),
-    st.uuids(version=4).map(lambda u: u.hex),
+    UUID4_HEX,
     st.integers(0, 9),
     st.integers(0, 99_999),
     st.integers(1, 4_194_304),
@@ -156,13 +177,29 @@ CN_RUNS = (
     .map(_cn)
     .filter(lambda number: number[-1] != "X")  # a hex token holds no X
 )
+SSN_RUNS = st.text(alphabet="0123456789", min_size=9, max_size=9).filter(ssn_ok)
+
+
+def _completed(check: Callable[[str], bool], body: str) -> str:
+    """The body with the check digit that makes it pass, or "" when no digit does."""
+    return next((body + digit for digit in "0123456789" if check(body + digit)), "")
+
+
+BSN_RUNS = (
+    st.text(alphabet="0123456789", min_size=8, max_size=8).map(lambda b: _completed(bsn_ok, b)).filter(bool)
+)
+MY_NUMBER_RUNS = (
+    st.text(alphabet="0123456789", min_size=11, max_size=11)
+    .map(lambda b: _completed(my_number_ok, b))
+    .filter(bool)
+)
 
 
 @st.composite
 def hex_with_a_valid_id_run(draw: st.DrawFn) -> str:
     """A 32-character lower-case hex token holding a digit run that passes a national id's check,
     bounded by letters of the hex (or by the token's ends): the worst case a random hex can be."""
-    run = draw(st.one_of(NIR_RUNS, CN_RUNS))
+    run = draw(st.one_of(NIR_RUNS, CN_RUNS, SSN_RUNS, BSN_RUNS, MY_NUMBER_RUNS))
     left = draw(st.integers(0, 32 - len(run)))
     right = 32 - len(run) - left
     head = draw(st.text(alphabet=HEX, min_size=left, max_size=left))
