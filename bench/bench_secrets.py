@@ -6,12 +6,15 @@ Corpora:
   and its obfuscated variant `corpora/secrets_independent_obfuscated.jsonl`;
 - `project+obfuscation`: the project corpus with ZWSP, ZWJ, soft hyphen, BOM, NBSP, narrow NBSP or
   full-width forms put into each note (`obfuscated()` below).
+- `uuid4 hex sentences`: benign notes each holding a random uuid4 hex, some after a national id's
+  context word in its everyday sense ("shared on social media, post <hex>"); `--hex-notes` of them.
 
 Run: `python bench/bench_secrets.py [--seed N] [--per-family N] [--benign N] [--limit N] [--no-write]
-[--min-recall R --max-fp F] [--before TREE] [--engine]`. With the floors given, it exits 1 when a corpus falls
-below them. `--before` scores another source tree's detector too, e.g. the commit this branch started
-from: `git archive $(git merge-base main HEAD) memoryos | tar -x -C /tmp/before`, then
-`--before /tmp/before`. `--engine` scores CredSweeper's own engine and ML model as well (slow).
+[--hex-notes N] [--min-recall R --max-fp F] [--before TREE] [--engine]`. With the floors given, it
+exits 1 when a corpus falls below them. `--before` scores another source tree's detector too, e.g.
+the commit this branch started from: `git archive $(git merge-base main HEAD) memoryos | tar -x -C
+/tmp/before`, then `--before /tmp/before`. `--engine` scores CredSweeper's own engine and ML model as
+well (slow).
 Speed is the median per-call cost of `scan()` over the corpus notes, and ms per KB (median over ~1 KB
 chunks, best of 3 runs per chunk) as a ratio to a raw baseline measured in the same run: one compiled-
 regex pass over the same chunks.
@@ -30,6 +33,7 @@ import re
 import statistics
 import sys
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -181,6 +185,38 @@ def read_jsonl(path: Path, limit: int | None) -> list[Item]:
     return items
 
 
+# Benign notes that carry a random uuid4 hex, some after a word that is the context of a national id
+# in its everyday sense ("social", "my number"): a digit run of the hex is no number of its own.
+HEX_CORPUS = "uuid4 hex sentences"
+HEX_SENTENCES = (
+    "writer {w} turn {n} pid {p} {hex}",
+    "writer {w} turn {n} {hex}",
+    "turn {n} of process {p}: trace {hex}",
+    "session {hex} started at turn {n}",
+    "saved the run as {hex}.json after {n} steps",
+    "shared on social media, post {hex}",
+    "social security office visit, ticket {hex}",
+    "ssn lookup request {hex} ok",
+    "the bsn lookup job {hex} finished",
+    "my number one suspect is job {hex}",
+    "passport photo upload {hex} done",
+)
+
+
+def hex_items(seed: int, count: int) -> list[Item]:
+    """`count` benign notes, the sentences taken in turn, each with a fresh uuid4 hex (seeded)."""
+    rng = random.Random(seed)
+    items = []
+    for index in range(count):
+        hex_token = uuid.UUID(int=rng.getrandbits(128), version=4).hex
+        template = HEX_SENTENCES[index % len(HEX_SENTENCES)]
+        text = template.format(
+            hex=hex_token, w=rng.randint(0, 7), n=rng.randint(0, 50_000), p=rng.randint(1, 4_194_304)
+        )
+        items.append(Item(f"h{index}", text, None, None))
+    return items
+
+
 def corpora(args: argparse.Namespace) -> list[tuple[str, list[Item]]]:
     secrets, benign = build_corpus(args.seed, args.per_family, args.benign)
     mixed = obfuscated(secrets + benign, args.seed)
@@ -195,6 +231,8 @@ def corpora(args: argparse.Namespace) -> list[tuple[str, list[Item]]]:
         path = args.corpora / f"{file}.jsonl"
         if path.is_file():
             found.append((name, read_jsonl(path, args.limit)))
+    if args.hex_notes:
+        found.append((HEX_CORPUS, hex_items(args.seed, args.hex_notes)))
     return found
 
 
@@ -369,6 +407,18 @@ def _families(scored: Scored) -> list[str]:
     return [*lines, ""]
 
 
+def _hex_lines(scored: Scored) -> list[str]:
+    """The hex corpus has no secrets: only how many of its notes were refused, and which."""
+    lines = [f"### {scored.name}: {scored.flagged} of {scored.benign} refused", ""]
+    if scored.false_positives:
+        lines += [
+            f"- false positives: {', '.join(scored.false_positives[:60])}"
+            f" (by family: {dict(scored.fp_families.most_common())})",
+            "",
+        ]
+    return lines
+
+
 def _by_kind(scored: Scored, items: list[Item]) -> list[str]:
     """Recall and false positives per obfuscation kind of the project corpus (ids end in `:kind`)."""
     missed, flagged = set(scored.misses), set(scored.false_positives)
@@ -426,6 +476,8 @@ def report(args: argparse.Namespace) -> tuple[str, list[Scored]]:
     for (name, items), (full, _) in zip(named, rows, strict=True):
         if name == "project+obfuscation":
             lines += _by_kind(full, items)
+        elif name == HEX_CORPUS:
+            lines += _hex_lines(full)
         elif name != "project" or args.per_family <= 20:
             lines += _families(full)
     return "\n".join(lines) + "\n", [full for full, _ in rows]
@@ -448,6 +500,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--benign", type=int, default=2500)
     parser.add_argument("--corpora", type=Path, default=CORPORA, help="folder of the independent corpus")
     parser.add_argument("--limit", type=int, default=None, help="read only the first N lines of each file")
+    parser.add_argument(
+        "--hex-notes", type=int, default=11_000, help="benign notes with a random uuid4 hex (0: none)"
+    )
     parser.add_argument(
         "--before", type=Path, default=None, help="also score the memoryos of this source tree, and time both"
     )
