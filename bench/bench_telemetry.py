@@ -271,7 +271,7 @@ def main() -> None:
     parser.add_argument("--number", type=int, default=200_000, help="timeit calls per repeat (off path)")
     parser.add_argument("--bsp-delay", type=int, default=5000, help="OTEL_BSP_SCHEDULE_DELAY, ms")
     parser.add_argument("--metric-interval", type=int, default=10_000, help="OTEL_METRIC_EXPORT_INTERVAL, ms")
-    parser.add_argument("--out", type=Path, help="write the results table (markdown) here")
+    parser.add_argument("--out", default="", help="write the results table (markdown) here ('' to skip)")
     args = parser.parse_args()
 
     off_rows = off_path(args.number, 15)
@@ -328,8 +328,8 @@ def main() -> None:
         lines.append(f"- {name}: " + ", ".join(f"{r:.3f}" for r in summary[name][3]))
     text = "\n".join(lines) + "\n"
     print(text)
-    if args.out:
-        args.out.write_text(text)
+    if args.out:  # '' skips writing (Path('') would be the current directory)
+        Path(args.out).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -124,3 +124,14 @@ def test_remember_stays_flat_over_a_growing_conversation(tmp_path: Path) -> None
     assert figures["longest_line"] <= 4096
     assert figures["receipt_bytes_ratio"] <= 1.5
     assert figures["p99_ratio"] <= 3.0, figures["windows"]
+
+
+def test_an_empty_out_prints_and_writes_nothing(tmp_path: Path) -> None:
+    """`--out ''` skips the file: bench_telemetry once parsed it as Path(''), the current directory,
+    and failed with IsADirectoryError after all its measuring."""
+    script = "bench_telemetry.py"
+    args = [sys.executable, str(BENCH / script), *SLICES[script], "--out", ""]
+    result = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "ratio" in result.stdout.lower()
+    assert list(tmp_path.iterdir()) == []
