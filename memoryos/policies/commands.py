@@ -129,7 +129,12 @@ def program_of(word: str) -> tuple[str, bool]:
     name = re.split(r"[/\\]", word)[-1]
     executable = bool(re.search(r"\.(?:exe|com)$", name, re.IGNORECASE))
     script = (name != word and not executable) or bool(re.search(r"\.(?:sh|ps1|py|bat)$", name, re.I))
-    return _EXTENSION.sub("", name).lower(), script
+    program = _EXTENSION.sub("", name).lower()
+    return _ALIASES.get(program, program), script
+
+
+#: Wrapper scripts that are the tool they wrap: `./mvnw package` is Maven's.
+_ALIASES = {"mvnw": "mvn", "sbtx": "sbt", "python3": "python", "py": "python"}
 
 
 def split_simple(command: str) -> list[str]:
@@ -188,6 +193,9 @@ READ_PAIRS = frozenset(
 
 
 def _help_or_version(part: Simple) -> bool:
+    """`--help`, `--version`, `-V` alone (`sqlplus -V`, `psql -V`): the tool says what it is."""
+    if part.args in (("-V",), ("-v",), ("-version",), ("/?",)):
+        return True
     return any(a in ("--help", "--version", "-?", "/?") for a in part.args) or part.sub() in ("help",)
 
 
@@ -203,7 +211,11 @@ def is_read(part: Simple) -> bool:
     return reads is not None and (part.sub() in reads or not part.words)
 
 
-_DRY_RUN = re.compile(r"^(?:--dry-?run(?:=\S*)?|-whatif(?::\$?true)?|--what-if|--noop|--check|--plan)$", re.I)
+_DRY_RUN = re.compile(
+    r"^(?:--dry-?run(?:=\S*)?|-whatif(?::\$?true)?|--what-if|--noop|--check|--plan|--collect-only|--co|"
+    r"--list-tests|--listtests)$",
+    re.I,
+)
 
 
 def is_rehearsal(part: Simple) -> bool:
@@ -428,6 +440,7 @@ def _is_deploy(part: Simple) -> bool:
             and part.sub(1).startswith(("update", "deploy", "create-deployment", "publish", "start-deployment"))
         ),
         lambda: program == "gsutil" and _uploads_to(words, "gs://"),
+        lambda: program == "az" and words[:3] in (("storage", "blob", "upload-batch"), ("storage", "blob", "sync")),
         lambda: program == "gcloud" and sub == "storage" and _uploads_to(words[1:], "gs://"),
         lambda: (
             program == "az"
@@ -622,7 +635,7 @@ def subject(command: str, kind: str) -> str | None:
             return realm or None
         if kind == "db_connect":
             flags = ("-h", "--host", "-H", "-S", "--server", "-ServerInstance", "-SqlInstance")
-            return _flag_value(part.args, flags)
+            return _flag_value(part.args, flags if part.program != "sqlplus" else ())
     return None
 
 

@@ -16,7 +16,7 @@ _SECRET_FLAG_NAMES = (
     r"password|passwd|pass|pwd|pw|token|secret|api-key|apikey|nugetapikey|client-secret|clientsecret|"
     r"auth-token|access-token|accesstoken|secret-key|secretkey|access-key|accesskey|account-key|"
     r"accountkey|sas-token|sastoken|private-key-password|key-password|certificatepassword|"
-    r"keystore-password|storepass|keypass|personal-access-token"
+    r"keystore-password|storepass|keypass|personal-access-token|otp"
 )
 
 SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -80,7 +80,8 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "secret:plaintext",
         re.compile(r"ConvertTo-SecureString\s+(?:-String\s+)?([\"'])(?!\$)[^\"']+\1", re.IGNORECASE),
     ),
-    ("secret:basic_auth", re.compile(r"\s(?:-u|--user)\s+[^\s:/]+:(?!//)[^\s`]+")),
+    # user:password after -u (curl); a JDBC or other URL after -u (beeline) is an address
+    ("secret:basic_auth", re.compile(r"\s(?:-u|--user)\s+[^\s:/]+:(?!//)(?![\w+.-]*://)[^\s`]+")),
     ("secret:auth_header", re.compile(r"\bauthorization\s*:\s*\S+", re.IGNORECASE)),
     ("secret:auth_header", re.compile(r"\b(?:x-api-key|api-key|private-token)\s*:\s*\S+", re.IGNORECASE)),
     ("secret:literal", re.compile(r"--from-literal=\S*(?:pass|token|secret|key)\S*=\S+", re.IGNORECASE)),
