@@ -247,7 +247,12 @@ _TASK_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("test", re.compile(r"^(?:tests?|check|unit|e2e|integration|spec|specs|cov|coverage)$")),
     ("deploy", re.compile(r"^(?:deploy\w*|ship|rollout)$")),
     ("publish", re.compile(r"^(?:publish\w*|release\w*|upload)$")),
-    ("build", re.compile(r"^(?:build\w*|compile\w*|assemble\w*|dist|bundle|package|install|all|sdist|bdist\w*)$")),
+    (
+        "build",
+        re.compile(
+            r"^(?:build\w*|(?:pre)?compile\w*|assemble\w*|dist|bundle|package|install|all|sdist|bdist\w*)$"
+        ),
+    ),
 )
 _PACKAGE_COMMANDS = frozenset(
     "install i ci add remove rm update up upgrade publish pack link unlink init exec dlx create audit "
@@ -280,19 +285,27 @@ def _task(part: Simple) -> str | None:
         if not part.script:
             return None
         return task_kind(part.program) or (task_kind(part.words[0]) if part.words else None)
-    words = part.words
-    if words[:1] and words[0] in _RUNNER_SUBCOMMANDS and part.program != "make":
-        words = words[1:]
-    elif part.program == "npm" and words[:1] not in (("test",), ("t",)):
-        return None  # npm's own subcommands (install, ci, publish, ...) are not tasks
-    elif part.program in ("yarn", "pnpm", "bun", "uv", "poetry", "pdm", "rye", "pipenv") and (
-        not words or words[0] in _PACKAGE_COMMANDS or words[0] in ("sync", "lock", "shell", "env")
-    ):
-        return None  # the package manager's own subcommand, not a script of the project
+    words = _task_words(part)
+    if words is None:
+        return None
     if not words:
         return "build" if part.program in ("make", "gmake", "nmake") else None
     target = words[0].split(":")[-1] if part.program in ("nx", "turbo") else words[0]
     return task_kind(target)
+
+
+def _task_words(part: Simple) -> tuple[str, ...] | None:
+    """The words naming a task runner's task, or None when the runner was given its own subcommand
+    (`npm install`, `yarn add`, `uv sync`), not a task of the project."""
+    words = part.words
+    if words[:1] and words[0] in _RUNNER_SUBCOMMANDS and part.program != "make":
+        return words[1:]
+    if part.program == "npm" and words[:1] not in (("test",), ("t",)):
+        return None
+    own = not words or words[0] in _PACKAGE_COMMANDS or words[0] in ("sync", "lock", "shell", "env")
+    if part.program in ("yarn", "pnpm", "bun", "uv", "poetry", "pdm", "rye", "pipenv") and own:
+        return None
+    return words
 
 
 def _generic_sub(part: Simple, allowed: frozenset[str]) -> bool:
@@ -304,26 +317,28 @@ def _generic_sub(part: Simple, allowed: frozenset[str]) -> bool:
     return words[0] in allowed or (len(words) > 1 and words[0] in _LEADS and words[1] in allowed)
 
 
-_LEADS = frozenset({"build", "run", "make", "xtask", "exec", "x", "nextest"})
+_LEADS = frozenset({"build", "run", "make", "xtask", "exec", "x", "nextest", "artisan"})
 #: Tools whose `test` or `build` word means something else (git's, the shell's `test`).
-_NOT_GENERIC = frozenset({"git", "gh", "aws", "gcloud", "az", "kubectl", "helm", "terraform", "test"})
+_NOT_GENERIC = frozenset({"git", "gh", "aws", "gcloud", "az", "kubectl", "test", "hg", "svn"})
 
 
 def _is_test(part: Simple) -> bool:
-    program = part.program
-    if program in vocab.TEST_PROGRAMS or _task(part) == "test" or vocab.PS_CMDLETS.get(program) == "test":
-        return True
-    if program.startswith("python") and part.args[:1] == ("-m",) and len(part.args) > 1:
-        return part.args[1] in ("pytest", "unittest", "tox", "nox", "doctest", "nose2", "green")
-    if program in ("yarn", "pnpm", "bun") and part.sub() in vocab.TEST_PROGRAMS:
-        return True
-    if program == "node" and "--test" in part.args:
-        return True
-    if program in ("rscript", "julia", "r") and re.search(r"\btest(?:_\w+)?\(", " ".join(part.args)):
-        return True  # `Rscript -e 'devtools::test()'`, `julia -e 'Pkg.test()'`
-    if any(re.match(r"^-[XMA]:(?:\w+:)?test\w*$", a) for a in part.args):
-        return True  # `clojure -X:test`, `clj -M:test`
-    return _generic_sub(part, vocab.TEST_SUBCOMMANDS) or (program == "xcodebuild" and "test" in part.words)
+    program, args = part.program, part.args
+    checks = (
+        program in vocab.TEST_PROGRAMS or _task(part) == "test" or vocab.PS_CMDLETS.get(program) == "test",
+        program.startswith("python") and args[:1] == ("-m",) and args[1:2] in _PY_TEST_MODULES,
+        program in ("yarn", "pnpm", "bun") and part.sub() in vocab.TEST_PROGRAMS,
+        program == "node" and "--test" in args,
+        # `Rscript -e 'devtools::test()'`, `julia -e 'Pkg.test()'`
+        program in ("rscript", "julia", "r") and bool(re.search(r"\btest(?:_\w+)?\(", " ".join(args))),
+        any(re.match(r"^-[XMA]:(?:\w+:)?test\w*$", a) for a in args),  # `clojure -X:test`, `clj -M:test`
+        _generic_sub(part, vocab.TEST_SUBCOMMANDS),
+        program == "xcodebuild" and "test" in part.words,
+    )
+    return any(checks)
+
+
+_PY_TEST_MODULES = frozenset((m,) for m in ("pytest", "unittest", "tox", "nox", "doctest", "nose2", "green"))
 
 
 def _publish_words(part: Simple) -> bool:
@@ -348,6 +363,8 @@ def _is_publish(part: Simple) -> bool:
     cmdlet = vocab.verb_noun(program)
     if cmdlet is not None and vocab.PS_VERBS.get(cmdlet[0]) == "publish":
         return True
+    if program in ("npm", "yarn", "pnpm", "bun", "pip", "poetry", "uv") and sub in vocab.NOT_LOGIN_LEADS:
+        return False  # `npm install publish-helper`: a package's name
     checks = (
         program == "twine" and sub == "upload",
         program in ("docker", "podman") and "--push" in part.args,  # buildx build --push
@@ -429,18 +446,25 @@ def _is_deploy(part: Simple) -> bool:
         lambda: program == "helm" and sub in ("install", "upgrade", "rollback"),
         lambda: program in ("terraform", "tofu") and sub in ("apply", "destroy"),
         lambda: program == "pulumi" and sub in ("up", "update"),
-        lambda: program in vocab.DEPLOY_PROGRAMS or program == "argocd" and sub == "app" and part.sub(1) == "sync",
+        lambda: program in vocab.DEPLOY_PROGRAMS,
+        lambda: program == "argocd" and sub == "app" and part.sub(1) == "sync",
         lambda: program in vocab.CF_PROGRAMS and sub in vocab.CF_DEPLOYS,
         lambda: (program, sub) in vocab.APPLY_PAIRS or (program, part.sub(1)) in vocab.APPLY_PAIRS,
         lambda: program == "aws" and sub == "s3" and _uploads_to(words[1:], "s3://"),
         lambda: program == "aws" and sub == "cloudfront" and part.sub(1) == "create-invalidation",
         lambda: (
             program == "aws"
-            and sub in ("ecs", "lambda", "cloudformation", "elasticbeanstalk", "deploy", "amplify", "apprunner")
-            and part.sub(1).startswith(("update", "deploy", "create-deployment", "publish", "start-deployment"))
+            and sub
+            in ("ecs", "lambda", "cloudformation", "elasticbeanstalk", "deploy", "amplify", "apprunner")
+            and part.sub(1).startswith(
+                ("update", "deploy", "create-deployment", "publish", "start-deployment")
+            )
         ),
         lambda: program == "gsutil" and _uploads_to(words, "gs://"),
-        lambda: program == "az" and words[:3] in (("storage", "blob", "upload-batch"), ("storage", "blob", "sync")),
+        lambda: (
+            program == "az"
+            and words[:3] in (("storage", "blob", "upload-batch"), ("storage", "blob", "sync"))
+        ),
         lambda: program == "gcloud" and sub == "storage" and _uploads_to(words[1:], "gs://"),
         lambda: (
             program == "az"
@@ -452,8 +476,13 @@ def _is_deploy(part: Simple) -> bool:
         lambda: program == "docker" and words[:2] == ("stack", "deploy"),
         lambda: program in ("docker", "podman") and _remote_compose_up(part),
         lambda: program == "dotnet" and sub == "publish" and _publish_profile(part),
-        lambda: program == "sqlpackage" and any(re.match(r"^[/-]a(?:ction)?:publish$", a, re.I) for a in part.args),
-        lambda: program == "winscp" and any(re.search(r"\b(?:put|synchronize remote)\b", a) for a in part.args),
+        lambda: (
+            program == "sqlpackage"
+            and any(re.match(r"^[/-]a(?:ction)?:publish$", a, re.I) for a in part.args)
+        ),
+        lambda: (
+            program == "winscp" and any(re.search(r"\b(?:put|synchronize remote)\b", a) for a in part.args)
+        ),
         lambda: program == "func" and "publish" in words[:3],
         lambda: _unc_destination(part) or _ps_deploy(part) or _vercel_prod(part),
     )
@@ -468,9 +497,9 @@ def _publish_profile(part: Simple) -> bool:
 def _platform_deploy(words: Sequence[str]) -> bool:
     """`fly deploy`, `gcloud run deploy`, `wrangler publish`, `heroku container:release`,
     `vercel --prod`, `railway up`: a hosting platform's deploy subcommand, or vercel's prod flag."""
-    return any(w.startswith(("deploy", "publish")) or w.endswith((":release", ":push")) for w in words[:3]) or (
-        words[:1] in (("up",), ("push",))
-    )
+    return any(
+        w.startswith(("deploy", "publish")) or w.endswith((":release", ":push")) for w in words[:3]
+    ) or (words[:1] in (("up",), ("push",)))
 
 
 def _vercel_prod(part: Simple) -> bool:
@@ -491,7 +520,8 @@ def _is_build(part: Simple) -> bool:
         program.startswith("python") and part.args[:2] == ("-m", "build"),
         program == "cmake" and "--build" in part.args,
         program in ("mvn", "sbt") and any(w in ("package", "install", "compile", "verify") for w in words),
-        program in ("docker", "podman") and words[:2] in (("compose", "build"), ("buildx", "build"), ("image", "build"), ("buildx", "bake")),
+        program in ("docker", "podman")
+        and words[:2] in (("compose", "build"), ("buildx", "build"), ("image", "build"), ("buildx", "bake")),
         program == "dotnet" and sub == "publish",
         program == "devenv" and any(a.lower() in ("/build", "/rebuild") for a in part.args),
         program == "nuget" and sub == "pack",
@@ -503,27 +533,28 @@ def _is_build(part: Simple) -> bool:
 
 
 def _is_db(part: Simple) -> bool:
-    if part.program in vocab.DB_PROGRAMS or vocab.PS_CMDLETS.get(part.program) == "db_connect":
-        return True
-    words = part.words
-    if (part.program, part.sub()) in vocab.DB_PAIRS:
-        return part.program != "tsh" or part.sub(1) in ("connect", "login")
-    if part.program in ("fly", "flyctl") and part.sub() in ("postgres", "pg", "mpg", "redis"):
-        return part.sub(1) == "connect"
-    if part.program in ("gcloud", "az") and "connect" in words[:4]:
-        return any(w in ("sql", "postgres", "mysql", "redis") for w in words[:2])
-    if part.program == "gcloud" and words[:1] == ("spanner",) and "execute-sql" in words:
-        return True
-    if part.program == "aws" and part.sub() in ("rds-data", "redshift-data") and part.sub(1) == "execute-statement":
-        return True
-    cmdlet = vocab.verb_noun(part.program)
-    if cmdlet is not None and cmdlet[0] in ("invoke", "connect") and re.search(r"sql|dba|query", cmdlet[1]):
-        return True
-    return (
-        part.program in ("docker", "kubectl", "podman")
-        and part.sub() == "exec"
-        and any(w in vocab.DB_PROGRAMS for w in words)
+    program, sub, words = part.program, part.sub(), part.words
+    cmdlet = vocab.verb_noun(program)
+    checks = (
+        program in vocab.DB_PROGRAMS or vocab.PS_CMDLETS.get(program) == "db_connect",
+        (program, sub) in vocab.DB_PAIRS and (program != "tsh" or part.sub(1) in ("connect", "login")),
+        program in ("fly", "flyctl")
+        and sub in ("postgres", "pg", "mpg", "redis")
+        and part.sub(1) == "connect",
+        program in ("gcloud", "az")
+        and "connect" in words[:4]
+        and any(w in ("sql", "postgres", "mysql", "redis") for w in words[:2]),
+        program == "gcloud" and words[:1] == ("spanner",) and "execute-sql" in words,
+        program == "aws" and sub in ("rds-data", "redshift-data") and part.sub(1) == "execute-statement",
+        # Invoke-Sqlcmd, Invoke-DbaQuery, Connect-DbaInstance
+        cmdlet is not None
+        and cmdlet[0] in ("invoke", "connect")
+        and bool(re.search(r"sql|dba|query", cmdlet[1])),
+        program in ("docker", "kubectl", "podman")
+        and sub == "exec"
+        and any(w in vocab.DB_PROGRAMS for w in words),
     )
+    return any(checks)
 
 
 def _logs_in(part: Simple) -> bool:
@@ -533,8 +564,14 @@ def _logs_in(part: Simple) -> bool:
     for index, word in enumerate(words):
         if index and words[index - 1] in vocab.NOT_LOGIN_LEADS:
             return False
-        if set(re.split(r"[:]", word)) & vocab.LOGIN_WORDS or re.search(r"(?:^|-)login(?:-|$)", word):
-            return not word.startswith("logout")
+        if (
+            set(word.split(":")) & vocab.LOGIN_WORDS
+            or word.endswith("-login")
+            or word.startswith("get-login")
+        ):
+            return True
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", word):
+            return False  # a path, a name or a value: what follows it is an argument too
     return False
 
 
@@ -550,8 +587,9 @@ def _is_auth(part: Simple) -> bool:
         program in ("gcloud", "az") and "get-credentials" in words[:4],
         program in ("kubectl", "oc") and words[:2] == ("config", "use-context"),
         program == "invoke-command" and any(a.lower() in ("-computername", "-session") for a in part.args),
-        cmdlet is not None and (vocab.PS_CMDLETS.get(program) == "auth" or vocab.PS_VERBS.get(cmdlet[0]) == "auth"),
-        _logs_in(part),
+        cmdlet is not None
+        and (vocab.PS_CMDLETS.get(program) == "auth" or vocab.PS_VERBS.get(cmdlet[0]) == "auth"),
+        program not in ("git", "hg", "svn") and _logs_in(part),  # `git checkout -b login` is a branch
     )
     return any(checks)
 
@@ -642,7 +680,7 @@ def subject(command: str, kind: str) -> str | None:
 _LOGIN_AT = re.compile(r"(?<![\w/:.@-])([\w.+-]+)@([A-Za-z0-9][\w.-]*[A-Za-z0-9])(?=\s|$)")
 #: How each ssh-family program (and a few others) takes a login name apart from the host, equivalently.
 _LOGIN_FORMS = {
-    **{program: "-l {user} {host}" for program in vocab.DASH_L_LOGINS},
+    **dict.fromkeys(vocab.DASH_L_LOGINS, "-l {user} {host}"),
     "tsh": "-l {user} {host}",
     "sftp": "-o User={user} {host}",
     "mosh": "--ssh='ssh -l {user}' {host}",
@@ -670,4 +708,12 @@ def ssh_login_form(command: str) -> str:
     return _LOGIN_AT.sub(lambda m: form.format(user=m[1], host=m[2]), command)
 
 
-__all__ = ["SECRET_FLAGS", "command_kind", "essential", "is_trivial", "secret_reason", "ssh_login_form", "subject"]
+__all__ = [
+    "SECRET_FLAGS",
+    "command_kind",
+    "essential",
+    "is_trivial",
+    "secret_reason",
+    "ssh_login_form",
+    "subject",
+]

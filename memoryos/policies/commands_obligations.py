@@ -25,7 +25,8 @@ _GENERAL = re.compile(
 _PERMANENT = re.compile(
     r"\b(?:standing|house|hard|golden|ground|team|firm|strict|permanent|general|non-negotiable)\s+"
     r"(?:rule|order|instruction|policy|requirement|convention)s?\b"
-    r"|\b(?:moving forward|from this point(?: on| forward|onwards?)?|from here on(?: out)?|from here onwards?|"
+    r"|\b(?:moving forward|from this point(?: on| forward|onwards?)?|from here on(?: out)?|"
+    r"from here onwards?|"
     r"from today(?: on| onwards?)?|hereafter|until further notice|until (?:i|we) say otherwise|"
     r"until told otherwise|in (?:all )?future (?:sessions|work|changes|commits|prs|runs|deploys)|"
     r"for all future|at all times|without exception|under no circumstances|as a (?:standing )?rule|"
@@ -58,10 +59,13 @@ _AGENT = re.compile(
     _FLAGS,
 )
 _SUBJECT = re.compile(
-    rf"^(?P<subject>(?:[\w`'./@#-]+\s+){{0,4}}?)(?P<modal>{_MODAL})\s+(?P<verb>\w+)(?:\s+(?P<next>\w+))?", _FLAGS
+    rf"^(?P<subject>(?:[\w`'./@#-]+\s+){{0,4}}?)(?P<modal>{_MODAL})\s+(?P<verb>\w+)(?:\s+(?P<next>\w+))?",
+    _FLAGS,
 )
 _EPISTEMIC = frozenset({"be", "have", "mean", "do"})  # "must be broken", "has to do with"
-_STRONG = re.compile(r"^(?:must|shall|is required to|are required to|is expected to|are expected to|is to|are to)$", _FLAGS)
+_STRONG = re.compile(
+    r"^(?:must|shall|is required to|are required to|is expected to|are expected to|is to|are to)$", _FLAGS
+)
 #: What makes a weak "you have to" / "we need to" a rule: a condition or a scope.
 _CONDITION = re.compile(
     r"\b(?:before|after|when|whenever|if|unless|once)\b|\bin (?:this|the|our|every|each|any) "
@@ -79,11 +83,13 @@ def _subject_general(subject: str) -> bool:
     if words[0].lower() in ("all", "every", "each", "any", "no", "new"):
         return True
     last = words[-1].strip("`'\"")
-    return (last.lower().endswith("s") and not last.lower().endswith("ss")) or bool(re.search(r"[`/_.]", last))
+    return (last.lower().endswith("s") and not last.lower().endswith("ss")) or bool(
+        re.search(r"[`/_.]", last)
+    )
 
 
 def _epistemic(verb: str, after: str | None) -> bool:
-    """"must be", "has to do with", "must have been": a guess about what is, not what to do
+    """ "must be", "has to do with", "must have been": a guess about what is, not what to do
     ("need to have a test" is an obligation: `have` then an object, not a participle)."""
     verb, after = verb.lower(), (after or "").lower()
     if verb == "have":
@@ -96,32 +102,40 @@ def obligation(text: str) -> bool:
     if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
         return True
     general = bool(_GENERAL.search(text))
-    first = text.split()[0].lower().strip(",.:;!") if text.split() else ""
     agent = _AGENT.search(text)
     if agent:
         if _epistemic(agent["verb"], agent["next"]):
             return general
         return general or bool(_STRONG.match(agent["modal"]) or _CONDITION.search(text))
+    first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
     said = _SUBJECT.search(text)
     if said is None:
         return bool(_STATUS.search(text)) and re.sub(r"['’]s$", "", first) not in _PRONOUNS
-    if first in _PRONOUNS:
-        return False
+    return first not in _PRONOUNS and _said_of_a_class(said, text, general)
+
+
+def _said_of_a_class(said: re.Match[str], text: str, general: bool) -> bool:
+    """ "Commits have to be signed", "Migrations must be reviewed by a DBA": a modal about a class
+    of things; "The build must be broken" (a participle, but no class, no agent) is a guess."""
     verb = said["verb"].lower()
-    if _epistemic(verb, said["next"]):
-        # passive: "Migrations must be reviewed by a DBA"; "The build must be broken" is a guess
-        passive = verb == "be" and bool(re.search(r"(?:ed|en)$", said["next"] or ""))
-        return passive and (general or _subject_general(said["subject"]) or bool(_PASSIVE_PURPOSE.search(text[said.end():])))
-    return general or _subject_general(said["subject"])
+    if not _epistemic(verb, said["next"]):
+        return general or _subject_general(said["subject"])
+    passive = verb == "be" and bool(re.search(r"(?:ed|en)$", said["next"] or ""))
+    purpose = bool(_PASSIVE_PURPOSE.search(text[said.end() :]))
+    return passive and (general or _subject_general(said["subject"]) or purpose)
 
 
 _REQUEST = re.compile(r"^(?:(?:can|could|would|will) you|please)\b", _FLAGS)
-_ONE_OFF = re.compile(r"\b(?:for now|just this once|this (?:one )?time|right now|for today|today only|for the moment)\b", _FLAGS)
+_ONE_OFF = re.compile(
+    r"\b(?:for now|just this once|this (?:one )?time|right now|for today|today only|for the moment)\b", _FLAGS
+)
 
 
 def standing_request(text: str) -> bool:
     """A request put as a question that still sets a standing order: "From now on, could you answer
     in English?", "Going forward, can you always run the linter?"."""
-    marked = _PERMANENT.search(text) or re.search(r"\b(?:from now on|going forward|henceforth)\b", text, _FLAGS)
+    marked = _PERMANENT.search(text) or re.search(
+        r"\b(?:from now on|going forward|henceforth)\b", text, _FLAGS
+    )
     request = _REQUEST.search(text) or re.search(r",\s*(?:can|could|would|will) you\b", text, _FLAGS)
     return bool(marked and request and text.rstrip().endswith("?") and not _ONE_OFF.search(text))

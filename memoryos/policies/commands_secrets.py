@@ -47,7 +47,9 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("secret:password_flag", re.compile(r"\b(?:redis-cli\b.*\s-a|sshpass\s+-p|htpasswd\s+-b\S*)\s+\S+")),
     (
         "secret:password_flag",
-        re.compile(r"\b(?:docker|podman|nerdctl|buildah|az|oc|cf\d?|oras|helm\s+registry)\s+login\b.*\s-p\s*\S+"),
+        re.compile(
+            r"\b(?:docker|podman|nerdctl|buildah|az|oc|cf\d?|oras|helm\s+registry)\s+login\b.*\s-p\s*\S+"
+        ),
     ),
     ("secret:password_flag", re.compile(r"\bcf\d?\s+auth\s+\S+\s+" + _NOT_A_REFERENCE + r"(?!-)\S+")),
     ("secret:password_flag", re.compile(r"\bdb2\b.*\busing\s+" + _NOT_A_REFERENCE + r"\S+", re.IGNORECASE)),
@@ -62,10 +64,15 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # a password in a URL's userinfo: scheme://user:password@host, and mysqlsh's user:password@host
-    ("secret:url_password", re.compile(r"\b[a-z][\w+.-]*://[^/\s:@]+:" + _NOT_A_REFERENCE + r"[^@\s/]+@", re.I)),
     (
         "secret:url_password",
-        re.compile(r"\b(?:mysqlsh|mysql|mongosh|mongo)\b.*?[\s=][\"']?[\w.-]+:" + _NOT_A_REFERENCE + r"[^@\s/:]+@"),
+        re.compile(r"\b[a-z][\w+.-]*://[^/\s:@]+:" + _NOT_A_REFERENCE + r"[^@\s/]+@", re.I),
+    ),
+    (
+        "secret:url_password",
+        re.compile(
+            r"\b(?:mysqlsh|mysql|mongosh|mongo)\b.*?[\s=][\"']?[\w.-]+:" + _NOT_A_REFERENCE + r"[^@\s/:]+@"
+        ),
     ),
     ("secret:url_password", re.compile(r"[?&]sig=[^&\s]{10,}", re.IGNORECASE)),
     # a literal piped into something that reads a password from its input

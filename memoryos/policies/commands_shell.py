@@ -18,7 +18,9 @@ WRAPPERS = frozenset(
 )
 _WRAPPER_VALUED = frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-n"})
 EXECUTORS = frozenset({"npx", "pnpx", "bunx"})  # always start the program named next
-RUNNERS = frozenset({"poetry", "pipenv", "uv", "pdm", "rye", "bundle", "conda", "hatch", "pixi"})  # with `run`
+RUNNERS = frozenset(
+    {"poetry", "pipenv", "uv", "pdm", "rye", "bundle", "conda", "hatch", "pixi"}
+)  # with `run`
 PY_TOOLS = frozenset({"pytest", "unittest", "build", "tox", "nox", "doctest", "nose2", "green"})
 #: What `poetry run test` runs is the project's `test` script, not the shell's `test` builtin.
 _TASK_NAMES = frozenset("test tests build deploy release publish lint check e2e".split())
@@ -97,6 +99,16 @@ def _container_inner(words: list[str]) -> list[str] | None:
     return inner or None
 
 
+def _nix_inner(program: str, rest: list[str]) -> list[str] | None:
+    """`nix develop -c make`, `nix shell nixpkgs#go -c go build`, `nix-shell --run "make test"`."""
+    if program == "nix" and rest[:1] in (["develop"], ["shell"]):
+        marks = [i for i, w in enumerate(rest) if w in ("-c", "--command")]
+        return rest[marks[0] + 1 :] if marks else None
+    if program == "nix-shell" and "--run" in rest:
+        return rest[rest.index("--run") + 1 :][:1] or None
+    return None
+
+
 def _runner_inner(words: list[str]) -> list[str] | None:
     """The command a runner starts: `op run -- X`, `timeout 60 X`, `pipx run X`, `nix develop -c X`."""
     program, rest = base(words[0]), words[1:]
@@ -105,11 +117,8 @@ def _runner_inner(words: list[str]) -> list[str] | None:
     if program in vocab.POSITIONAL_RUNNERS:
         start = _skip_options(rest, vocab.RUNNER_VALUED) + vocab.POSITIONAL_RUNNERS[program]
         return rest[start:] or None
-    if program == "nix" and rest[:1] in (["develop"], ["shell"]):
-        marks = [i for i, w in enumerate(rest) if w in ("-c", "--command")]
-        return rest[marks[0] + 1 :] if marks else None
-    if program == "nix-shell" and "--run" in rest:
-        return rest[rest.index("--run") + 1 :][:1] or None
+    if program in ("nix", "nix-shell"):
+        return _nix_inner(program, rest)
     skip = vocab.SUB_RUNNERS.get((program, rest[0].lower() if rest else ""))
     if skip is None or skip == -2:
         return None
@@ -127,6 +136,8 @@ def _unwrap_once(words: list[str]) -> list[str]:
     program = base(words[0])
     if len(words) > 1 and program in EXECUTORS:
         return words[1 + _skip_options(words[1:], frozenset({"-p", "--package"})) :] or words
+    if len(words) > 1 and program in ("yarn", "pnpm", "bun") and words[1].lower() in vocab.JS_BINARIES:
+        return words[1:]
     if len(words) > 2 and program in RUNNERS and words[1] in ("run", "exec", "x"):
         return words if re.split(r"[:_-]", words[2])[0] in _TASK_NAMES else words[2:]
     if len(words) > 2 and program.startswith("python") and words[1] == "-m" and words[2] not in PY_TOOLS:

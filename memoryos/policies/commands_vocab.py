@@ -29,7 +29,7 @@ TEST_PROGRAMS = _set(
 #: Words that, as a tool's first subcommand, run its tests (`go test`, `cargo nextest run`,
 #: `rebar3 eunit`, `dune runtest`, `sbt testOnly`, `lein midje`).
 TEST_SUBCOMMANDS = _set(
-    "test tests t spec specs e2e unit integration runtest nextest eunit ct tarpaulin llvm-cov "
+    "test tests spec specs e2e unit integration runtest nextest eunit ct tarpaulin llvm-cov "
     "testonly test-only midje vstest xunit"
 )
 
@@ -44,7 +44,7 @@ BUILD_PROGRAMS = _set(
 )
 #: Subcommands that build, for any tool whose first word names an action (`go build`, `sam build`,
 #: `packer build`, `mix compile`, `helm package`, `nix build`, `pants package`).
-BUILD_SUBCOMMANDS = _set("build compile assemble package dist bundle-release uberjar archive bud")
+BUILD_SUBCOMMANDS = _set("build compile assemble package dist uberjar bud")
 
 # -- publishing ---------------------------------------------------------------------------------------
 
@@ -54,7 +54,7 @@ BUILD_SUBCOMMANDS = _set("build compile assemble package dist bundle-release ube
 PUBLISHERS = _set(
     "npm yarn pnpm bun lerna changeset nx rush cargo dart flutter pub pod mix rebar3 dotnet nuget gem "
     "poetry flit pdm hatch uv rye twine maturin vsce ovsx jsr deno conan helm sbt lein gradle swift "
-    "jfrog jf docker podman buildah nerdctl oras crane skopeo composer vcpkg choco cpack"
+    "jfrog jf docker podman buildah nerdctl oras crane skopeo vcpkg choco"
 )
 PUBLISH_WORDS = _set("publish push upload")
 
@@ -149,7 +149,7 @@ AUTH_PROGRAMS = _set(
 AUTH_PAIRS: frozenset[tuple[str, str]] = frozenset(
     {
         ("cf", "auth"),
-        ("doctl", "auth"),
+        ("doctl", "auth init"),
         ("aws", "configure sso"),
         ("aws", "sso login"),
         ("aws", "eks update-kubeconfig"),
@@ -287,4 +287,12 @@ CONTAINER_VALUED = _set(
     "--ulimit --device --gpus --pull --restart --log-driver --security-opt --cap-add --cidfile --dns "
     "--tmpfs --volumes-from --link --ipc --pid --runtime -f --file --project-name --profile "
     "--project-directory --index -c --container --context -H --host -n --namespace"
+)
+
+#: Tools a JS package manager runs from node_modules/.bin when named first (`pnpm turbo build`,
+#: `yarn tsc -b`, `bun vitest`): judged as themselves.
+JS_BINARIES = (
+    _set("turbo nx lerna changeset vite next nuxt astro ng tsc webpack rollup esbuild parcel tsup gatsby")
+    | TEST_PROGRAMS
+    | PLATFORMS
 )
