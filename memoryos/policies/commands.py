@@ -240,7 +240,7 @@ _BUILD_TOOLS = frozenset(
 #: Programs whose first word names a task (a make target, an npm script, a gradle task, ...).
 _TASK_RUNNERS = frozenset(
     "make gmake nmake just task invoke rake mage fab ant gradle gradlew npm yarn pnpm bun hatch composer "
-    "poetry pdm uv rye pipenv pixi turbo nx lerna rush grunt gulp psake".split()
+    "poetry pdm uv rye pipenv pixi turbo nx lerna rush grunt gulp psake envoy sbt lein".split()
 )
 _RUNNER_SUBCOMMANDS = frozenset({"run", "run-script", "run-many", "exec", "x"})
 _TASK_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -250,7 +250,8 @@ _TASK_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "build",
         re.compile(
-            r"^(?:build\w*|(?:pre)?compile\w*|assemble\w*|dist|bundle|package|install|all|sdist|bdist\w*)$"
+            r"^(?:build\w*|(?:pre)?compile\w*|assembl\w*|dist|bundle|package|install|all|sdist|bdist\w*|"
+            r"jar|war|ear|uberjar|html)$"
         ),
     ),
 )
@@ -291,7 +292,7 @@ def _task(part: Simple) -> str | None:
     if not words:
         return "build" if part.program in ("make", "gmake", "nmake") else None
     target = words[0].split(":")[-1] if part.program in ("nx", "turbo") else words[0]
-    return task_kind(target)
+    return task_kind("test" if (part.program, target) == ("npm", "t") else target)  # `npm t`
 
 
 def _task_words(part: Simple) -> tuple[str, ...] | None:
@@ -329,6 +330,7 @@ def _is_test(part: Simple) -> bool:
         program.startswith("python") and args[:1] == ("-m",) and args[1:2] in _PY_TEST_MODULES,
         program in ("yarn", "pnpm", "bun") and part.sub() in vocab.TEST_PROGRAMS,
         program == "node" and "--test" in args,
+        program == "r" and part.words[:2] == ("CMD", "check"),
         # `Rscript -e 'devtools::test()'`, `julia -e 'Pkg.test()'`
         program in ("rscript", "julia", "r") and bool(re.search(r"\btest(?:_\w+)?\(", " ".join(args))),
         any(re.match(r"^-[XMA]:(?:\w+:)?test\w*$", a) for a in args),  # `clojure -X:test`, `clj -M:test`
@@ -461,6 +463,12 @@ def _is_deploy(part: Simple) -> bool:
             )
         ),
         lambda: program == "gsutil" and _uploads_to(words, "gs://"),
+        # `az containerapp update --image ...`, `az webapp create ... --container-image-name`
+        lambda: (
+            program == "az"
+            and part.sub(1) in ("update", "up")
+            and any(a.startswith("--image") for a in part.args)
+        ),
         lambda: (
             program == "az"
             and words[:3] in (("storage", "blob", "upload-batch"), ("storage", "blob", "sync"))
@@ -498,7 +506,8 @@ def _platform_deploy(words: Sequence[str]) -> bool:
     """`fly deploy`, `gcloud run deploy`, `wrangler publish`, `heroku container:release`,
     `vercel --prod`, `railway up`: a hosting platform's deploy subcommand, or vercel's prod flag."""
     return any(
-        w.startswith(("deploy", "publish")) or w.endswith((":release", ":push")) for w in words[:3]
+        w.startswith(("deploy", "publish")) or w.endswith((":release", ":push", ":rollback"))
+        for w in words[:3]
     ) or (words[:1] in (("up",), ("push",)))
 
 
@@ -516,7 +525,8 @@ def _remote_compose_up(part: Simple) -> bool:
 def _is_build(part: Simple) -> bool:
     program, sub, words = part.program, part.sub(), part.words
     checks = (
-        program in vocab.BUILD_PROGRAMS or _task(part) == "build" or vocab.PS_CMDLETS.get(program) == "build",
+        program in vocab.BUILD_PROGRAMS and "--noEmit" not in part.args,  # `tsc --noEmit` only type-checks
+        _task(part) == "build" or vocab.PS_CMDLETS.get(program) == "build",
         program.startswith("python") and part.args[:2] == ("-m", "build"),
         program == "cmake" and "--build" in part.args,
         program in ("mvn", "sbt") and any(w in ("package", "install", "compile", "verify") for w in words),
@@ -525,6 +535,9 @@ def _is_build(part: Simple) -> bool:
         program == "dotnet" and sub == "publish",
         program == "devenv" and any(a.lower() in ("/build", "/rebuild") for a in part.args),
         program == "nuget" and sub == "pack",
+        program == "az" and words[:2] == ("acr", "build"),
+        program in ("mix", "rebar3") and sub == "release",  # an OTP release is built, not shipped
+        program == "pip" and sub == "wheel",
         program in ("electron-forge", "ng", "nx", "expo", "eas") and sub in ("make", "build", "package"),
         program in _BUILD_TOOLS and sub == "build",
         _generic_sub(part, vocab.BUILD_SUBCOMMANDS),

@@ -102,6 +102,7 @@ APPLY_PAIRS: frozenset[tuple[str, str]] = frozenset(
         ("fastlane", "pilot"),
         ("fastlane", "supply"),
         ("zappa", "update"),
+        ("skaffold", "run"),
     }
 )
 
