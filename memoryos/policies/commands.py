@@ -389,6 +389,15 @@ def _remote_destination(part: Simple) -> str | None:
     return last if re.match(r"^(?:[\w.-]+@)?[\w.-]+:", last) and "://" not in last else None
 
 
+def _remote_source(part: Simple) -> str | None:
+    """The first argument of scp/pscp when it is remote (host:path) and the destination is not."""
+    words = part.words
+    if len(words) < 2 or _remote_destination(part) is not None:
+        return None
+    first = words[0]
+    return first if re.match(r"^(?:[\w.-]+@)?[\w.-]+:", first) and "://" not in first else None
+
+
 def _uploads_to(words: Sequence[str], scheme: str) -> bool:
     """`cp|sync|mv SRC... DEST`: an upload when DEST is in the bucket scheme and the source is not."""
     if len(words) < 3 or words[0] not in ("cp", "sync", "mv", "rsync"):
@@ -594,6 +603,8 @@ def _is_auth(part: Simple) -> bool:
         return bool(words) or program in ("kinit", "gimme-aws-creds", "assume", "mstsc", "putty")
     pair = " ".join(words[:2]).lower()
     cmdlet = vocab.verb_noun(program)
+    if program in ("scp", "pscp") and _remote_source(part):
+        return True  # a copy from another machine: a connection to it
     checks = (
         (program, sub) in vocab.AUTH_PAIRS or (program, pair) in vocab.AUTH_PAIRS,
         program == "gcloud" and sub == "auth" and part.sub(1) not in ("list", "revoke", "print-access-token"),
@@ -668,26 +679,31 @@ def subject(command: str, kind: str) -> str | None:
     host a copy, a login or a database connection reaches, the realm a Kerberos login joins.
     None: the command itself is the subject."""
     for part in parts(command):
-        if kind_of(part) != kind:
-            continue
-        words = part.words
-        if kind == "deploy" and words and words[-1].startswith(("s3://", "gs://")):
-            return _bucket(words[-1])
-        if kind == "deploy" and part.program in ("rsync", "scp", "pscp"):
-            remote = _remote_destination(part) or ""
-            host = _HOST.match(remote)
-            return host.group("host") if host else None
-        if kind == "auth" and part.program in _REMOTE_SHELLS:
-            login = _login_host(part)
-            host = _HOST.match(login) if login else None
-            return host.group("host") if host else None
-        if kind == "auth" and part.program == "kinit":
-            realm = next((w.rsplit("@", 1)[1] for w in words if "@" in w), None)
-            return realm or None
-        if kind == "db_connect":
-            flags = ("-h", "--host", "-H", "-S", "--server", "-ServerInstance", "-SqlInstance")
-            return _flag_value(part.args, flags if part.program != "sqlplus" else ())
+        if kind_of(part) == kind:
+            return _part_subject(part, kind)
     return None
+
+
+def _host(address: str | None) -> str | None:
+    host = _HOST.match(address or "")
+    return host.group("host") if host else None
+
+
+def _part_subject(part: Simple, kind: str) -> str | None:
+    program, words = part.program, part.words
+    if kind == "deploy" and words and words[-1].startswith(("s3://", "gs://")):
+        return _bucket(words[-1])
+    if kind == "deploy" and program in ("rsync", "scp", "pscp"):
+        return _host(_remote_destination(part))
+    if kind == "db_connect":
+        flags = ("-h", "--host", "-H", "-S", "--server", "-ServerInstance", "-SqlInstance")
+        return _flag_value(part.args, flags if program != "sqlplus" else ())
+    if kind != "auth":
+        return None
+    if program == "kinit":
+        return next((w.rsplit("@", 1)[1] for w in words if "@" in w), None)
+    remote = _remote_source(part) if program in ("scp", "pscp") else None
+    return _host(remote or (_login_host(part) if program in _REMOTE_SHELLS else None))
 
 
 _LOGIN_AT = re.compile(r"(?<![\w/:.@-])([\w.+-]+)@([A-Za-z0-9][\w.-]*[A-Za-z0-9])(?=\s|$)")

@@ -36,7 +36,10 @@ class TestPowerShell:
             ("Enter-PSSession -ComputerName web01", CAPABILITY),
             ("Publish-Module -Name Contoso.Tools -NuGetApiKey $env:PSGALLERY_KEY", CAPABILITY),
             ("Publish-PSResource -Path ./out/Contoso.Tools -Repository PSGallery", CAPABILITY),
-            ("Publish-AzWebApp -ResourceGroupName rg-web -Name contoso-web -ArchivePath ./site.zip", CAPABILITY),
+            (
+                "Publish-AzWebApp -ResourceGroupName rg-web -Name contoso-web -ArchivePath ./site.zip",
+                CAPABILITY,
+            ),
             ("New-AzResourceGroupDeployment -ResourceGroupName rg-app -TemplateFile main.bicep", CAPABILITY),
             ('Invoke-Sqlcmd -ServerInstance sql01.corp.local -Database Sales -Query "SELECT 1"', CAPABILITY),
             ("Invoke-DbaQuery -SqlInstance sql02 -Query 'SELECT @@VERSION'", CAPABILITY),
@@ -87,9 +90,15 @@ class TestWindowsTools:
                 " Contoso.sln /p:Configuration=Release /m",
                 PROCEDURE,
             ),
-            ('& "C:\\Program Files\\dotnet\\dotnet.exe" test .\\Contoso.Tests\\Contoso.Tests.csproj', PROCEDURE),
+            (
+                '& "C:\\Program Files\\dotnet\\dotnet.exe" test .\\Contoso.Tests\\Contoso.Tests.csproj',
+                PROCEDURE,
+            ),
             ('"C:\\Tools\\TestPlatform\\vstest.console.exe" bin\\Release\\Contoso.Tests.dll', PROCEDURE),
-            ("C:\\tools\\nuget.exe push .\\out\\Contoso.1.2.0.nupkg -Source nuget.org -ApiKey %NUGET_KEY%", CAPABILITY),
+            (
+                "C:\\tools\\nuget.exe push .\\out\\Contoso.1.2.0.nupkg -Source nuget.org -ApiKey %NUGET_KEY%",
+                CAPABILITY,
+            ),
             (
                 '"C:\\Program Files\\Microsoft SQL Server\\160\\DAC\\bin\\SqlPackage.exe" /Action:Publish '
                 "/SourceFile:Db.dacpac /TargetServerName:sql01",
@@ -325,7 +334,9 @@ class TestLogins:
         assert _candidate(command) is None
 
     def test_a_piped_reference_is_not_a_secret(self) -> None:
-        assert _kind("echo $CI_TOKEN | docker login -u ci --password-stdin registry.example.com") == CAPABILITY
+        assert (
+            _kind("echo $CI_TOKEN | docker login -u ci --password-stdin registry.example.com") == CAPABILITY
+        )
 
 
 class TestPuTTY:
@@ -352,7 +363,10 @@ class TestPuTTY:
 
     @pytest.mark.parametrize(
         "command",
-        ["plink -ssh ops@web01 -pw Hunter2Hunter2 uptime", "pscp -pw Winter2024! site.zip deploy@web02:/srv/"],
+        [
+            "plink -ssh ops@web01 -pw Hunter2Hunter2 uptime",
+            "pscp -pw Winter2024! site.zip deploy@web02:/srv/",
+        ],
     )
     def test_a_password_on_the_line_is_refused(self, command: str) -> None:
         assert _candidate(command) is None
@@ -407,3 +421,36 @@ class TestVendorDatabases:
     def test_an_oracle_login_without_a_password_is_no_secret(self) -> None:
         assert commands.secret_reason("sqlplus / as sysdba") is None
         assert commands.secret_reason('sqlplus -L "hr/${HR_PW}@//db01/ORCL"') is None
+
+
+class TestMoreOfEachFamily:
+    @pytest.mark.parametrize(
+        ("command", "kind"),
+        [
+            ("heroku releases:rollback -a contoso", CAPABILITY),
+            ("az containerapp update -n api -g rg --image reg/api:2", CAPABILITY),
+            ("skaffold run -p prod", CAPABILITY),
+            ("envoy run deploy", CAPABILITY),
+            ("sbt publishSigned", CAPABILITY),
+            ("lein deploy clojars", CAPABILITY),
+            ("az acr build -r contosoreg -t api:1 .", PROCEDURE),
+            ("mix release", PROCEDURE),
+            ("rebar3 release", PROCEDURE),
+            ("pip wheel . -w dist", PROCEDURE),
+            ("gradle bootJar", PROCEDURE),
+            ("sbt assembly", PROCEDURE),
+            ("npm t", PROCEDURE),
+            ("R CMD check .", PROCEDURE),
+            ("scp ops@web1.example.com:/var/log/syslog ./", CAPABILITY),
+        ],
+    )
+    def test_kind(self, command: str, kind: str) -> None:
+        assert _kind(command) == kind
+
+    def test_a_download_by_scp_is_a_connection_to_its_source(self) -> None:
+        found = _candidate("pscp deploy@web02.example.com:/var/log/app.log .")
+        assert found is not None and found.key == "connect:web02-example-com"
+
+    @pytest.mark.parametrize("command", ["tsc --noEmit", "scp a.txt b.txt", "redis-cli --version"])
+    def test_type_checks_and_local_copies_are_not(self, command: str) -> None:
+        assert _candidate(command) is None
