@@ -73,8 +73,8 @@ class TestPowerShell:
         [
             "Publish-Module -Name Contoso.Tools -NuGetApiKey oy2kx7qkm3tq9wz4yb8f1cvh6nd2rj5slp0aeu",
             "Invoke-Sqlcmd -ServerInstance sql01 -Username sa -Password 'Pa55w0rd!' -Query 'SELECT 1'",
-            "Connect-AzAccount -Credential (New-Object PSCredential('app', (ConvertTo-SecureString 'Sup3r!Pw' "
-            "-AsPlainText -Force)))",
+            "Connect-AzAccount -Credential (New-Object PSCredential('app', "
+            "(ConvertTo-SecureString 'Sup3r!Pw' -AsPlainText -Force)))",
         ],
     )
     def test_a_cmdlet_given_a_secret_is_refused(self, command: str) -> None:
@@ -86,8 +86,8 @@ class TestWindowsTools:
         ("command", "kind"),
         [
             (
-                '"C:\\Program Files\\Microsoft Visual Studio\\2022\\Enterprise\\MSBuild\\Current\\Bin\\MSBuild.exe"'
-                " Contoso.sln /p:Configuration=Release /m",
+                '"C:\\Program Files\\Microsoft Visual Studio\\2022\\Enterprise\\MSBuild\\Current\\Bin\\'
+                'MSBuild.exe" Contoso.sln /p:Configuration=Release /m',
                 PROCEDURE,
             ),
             (
