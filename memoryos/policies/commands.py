@@ -19,7 +19,9 @@ from memoryos.policies import commands_shell as shell
 from memoryos.policies import commands_vocab as vocab
 from memoryos.policies.commands_secrets import SECRET_FLAGS, secret_reason
 
-_SPLIT = re.compile(r"&&|\|\||[;|]")
+# `&` alone separates commands in cmd (`cd app & msbuild`) and backgrounds one in POSIX shells;
+# in `2>&1`, `&>` and `>&` it is part of a redirection.
+_SPLIT = re.compile(r"&&|\|\||[;|]|(?<![>&])&(?![>&])")
 _EXTENSION = re.compile(r"\.(?:exe|cmd|bat|com|ps1|sh|py)$", re.IGNORECASE)
 
 # Programs that only look around: a command made only of these teaches nothing.
@@ -106,7 +108,7 @@ def _words(part: str) -> list[str]:
         if skip:
             skip = False
         elif _REDIRECT.match(word):
-            skip = word.rstrip("0123456789&") in (">", ">>", "<") and not word.endswith(("&1", "&2"))
+            skip = word.strip("0123456789&") in (">", ">>", "<") and not word.endswith(("&1", "&2"))
         else:
             kept.append(word)
     return kept
@@ -138,7 +140,7 @@ _ALIASES = {"mvnw": "mvn", "sbtx": "sbt", "python3": "python", "py": "python"}
 
 
 def split_simple(command: str) -> list[str]:
-    """The simple commands of a line, split at `&&`, `||`, `;` and `|` outside quotes."""
+    """The simple commands of a line, split at `&&`, `||`, `;`, `|` and `&` outside quotes."""
     pieces, start, quote, index = [], 0, "", 0
     while index < len(command):
         char = command[index]
