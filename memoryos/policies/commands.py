@@ -157,6 +157,14 @@ def split_simple(command: str) -> list[str]:
     return [p for p in pieces if p.strip()]
 
 
+def _script_block(part: str, words: Sequence[str]) -> str | None:
+    """What PowerShell's ForEach-Object (`%`) runs for each item: the text of its `{ ... }` block."""
+    if not words or program_of(words[0])[0] not in ("foreach-object", "%", "foreach"):
+        return None
+    start, end = part.find("{"), part.rfind("}")
+    return part[start + 1 : end] if 0 <= start < end else None
+
+
 def parts(command: str, depth: int = 0) -> list[Simple]:
     """The simple commands of a line, each with its wrappers taken off and what a shell or an
     interpreter is given to run read in its place (`bash -lc '...'`, `cmd /c`, `pwsh -File x.ps1`)."""
@@ -168,7 +176,10 @@ def parts(command: str, depth: int = 0) -> list[Simple]:
             found.extend(parts(payload, depth + 1))
             continue
         words = payload or words
-        if len(words) == 1 and " " in words[0] and depth < 4:  # `nix-shell --run "make test"`
+        block = _script_block(part, words)
+        if block is not None and depth < 4:  # `... | ForEach-Object { dotnet nuget push $_ }`
+            found.extend(parts(block, depth + 1))
+        elif len(words) == 1 and " " in words[0] and depth < 4:  # `nix-shell --run "make test"`
             found.extend(parts(words[0], depth + 1))
         elif words:
             program, script = program_of(words[0])

@@ -68,6 +68,15 @@ class TestPowerShell:
     def test_reads_installs_and_what_if_are_not_candidates(self, command: str) -> None:
         assert _candidate(command) is None
 
+    def test_what_foreach_object_runs_is_judged(self) -> None:
+        line = "Get-ChildItem *.nupkg | ForEach-Object { dotnet nuget push $_.FullName --source nuget.org }"
+        assert _kind(line) == CAPABILITY
+        assert _candidate("Get-ChildItem *.log | % { Write-Host $_.Name }") is None
+
+    @pytest.mark.parametrize("command", ["cd C:\\src\\contoso & msbuild Contoso.sln /t:Build"])
+    def test_a_lone_ampersand_separates_commands(self, command: str) -> None:
+        assert _kind(command) == PROCEDURE
+
     @pytest.mark.parametrize(
         "command",
         [
