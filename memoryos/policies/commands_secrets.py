@@ -36,14 +36,41 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # -p glued to its value is a password for MySQL's tools (a lone -p makes them prompt)
-    ("secret:password_flag", re.compile(r"\b(?:mysql|mariadb|mysqldump|mysqladmin)\b.*\s-p(?=[^\s`])\S+")),
-    ("secret:password_flag", re.compile(r"\b(?:sqlcmd|bcp|osql|isql|tsql)\b.*\s-P\s*(?=[^\s`-])\S+")),
+    (
+        "secret:password_flag",
+        re.compile(r"\b(?:mysql|mariadb|mysqldump|mysqladmin|mysqlsh)\b.*\s-p(?=[^\s`])\S+"),
+    ),
+    (
+        "secret:password_flag",
+        re.compile(r"\b(?:sqlcmd|bcp|osql|isql|tsql)\b.*\s-P\s*" + _NOT_A_REFERENCE + r"(?=[^\s`-])\S+"),
+    ),
     # -p VALUE is the password (not the port) for these shells; vsql's is -w
     (
         "secret:password_flag",
-        re.compile(r"\b(?:hdbsql|cqlsh|cypher-shell|cbq|beeline|mongo|mongosh)\b.*\s-p\s*(?=[^\s`-])\S+"),
+        re.compile(
+            r"\b(?:hdbsql|cqlsh|cypher-shell|cbq|beeline|mongo|mongosh)\b.*\s-p\s*"
+            + _NOT_A_REFERENCE
+            + r"(?=[^\s`-])\S+"
+        ),
     ),
-    ("secret:password_flag", re.compile(r"\bvsql\b.*\s-w\s*(?=[^\s`-])\S+")),
+    ("secret:password_flag", re.compile(r"\bvsql\b.*\s-w\s*" + _NOT_A_REFERENCE + r"(?=[^\s`-])\S+")),
+    # the short flag is the password or token of these publishers (`twine upload -p`, `vsce publish -p`,
+    # `nuget push -k`)
+    (
+        "secret:password_flag",
+        re.compile(
+            r"\b(?:twine|poetry|vsce|ovsx|pdm|hatch|flit)\b.*\s-p\s*" + _NOT_A_REFERENCE + r"(?=[^\s`-])\S+"
+            r"|\bnuget\b.*\spush\b.*\s-k\s+" + _NOT_A_REFERENCE + r"\S+"
+        ),
+    ),
+    # a quoted literal given to a variable named for a secret: `$env:PGPASSWORD = "x"`, `$token = 'x'`
+    (
+        "secret:variable",
+        re.compile(
+            r"\$(?:env:)?\w*(?:pass|pwd|pw|token|secret|apikey|api_key|cred)\w*\s*=\s*([\"'])(?!\$)[^\"'$]+\1",
+            re.IGNORECASE,
+        ),
+    ),
     ("secret:password_flag", re.compile(r"\b(?:redis-cli\b.*\s-a|sshpass\s+-p|htpasswd\s+-b\S*)\s+\S+")),
     (
         "secret:password_flag",

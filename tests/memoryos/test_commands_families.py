@@ -463,3 +463,34 @@ class TestMoreOfEachFamily:
     @pytest.mark.parametrize("command", ["tsc --noEmit", "scp a.txt b.txt", "redis-cli --version"])
     def test_type_checks_and_local_copies_are_not(self, command: str) -> None:
         assert _candidate(command) is None
+
+
+class TestCredentialsOnTheLine:
+    @pytest.mark.parametrize(
+        "command",
+        [
+            '$env:PGPASSWORD = "Winter2024!"; psql -h db01 -U app app',
+            "sqlcmd -S sql01 -U sa -P Pa55word! -Q 'SELECT 1'",
+            "dotnet nuget push x.nupkg -k oy2kx7qkm3tq9wz4yb8f -s nuget.org",
+            "poetry publish -u ops -p P0etryPw!",
+            "mysqlsh -u root -pSekr1t mysql01",
+            "az storage blob upload-batch -d web -s dist --account-key abcdEFGH1234ijklMNOP5678qrstUV==",
+            "Invoke-Sqlcmd -ConnectionString 'Server=sql01;User Id=sa;Password=Pa55w0rd!;' -Query 'SELECT 1'",
+        ],
+    )
+    def test_a_literal_secret_is_refused(self, command: str) -> None:
+        assert _candidate(command) is None
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "sqlcmd -S sql01 -U sa -P $env:SQLPW -Q 'SELECT 1'",
+            "dotnet nuget push x.nupkg -k $env:NUGET_KEY -s nuget.org",
+            "npm publish --token $NPM_TOKEN",
+            "ibmcloud login --apikey @~/.bluemix/apikey.json",
+            "Connect-AzAccount -ServicePrincipal -Credential $cred -Tenant contoso",
+        ],
+    )
+    def test_a_reference_to_a_secret_is_no_secret(self, command: str) -> None:
+        assert commands.secret_reason(command) is None
+        assert _candidate(command) is not None
