@@ -213,6 +213,8 @@ def _help_or_version(part: Simple) -> bool:
 
 
 def is_read(part: Simple) -> bool:
+    if part.script and task_kind(part.program):
+        return False  # `.\\test.bat`, `./test.sh`: the project's script, not the shell's `test`
     if part.program in READ_PROGRAMS or (part.program, " ".join(part.words[:2]).lower()) in READ_PAIRS:
         return True
     if _help_or_version(part) or part.program in vocab.PS_READ_CMDLETS:
@@ -510,13 +512,17 @@ def _is_deploy(part: Simple) -> bool:
             program == "sqlpackage"
             and any(re.match(r"^[/-]a(?:ction)?:publish$", a, re.I) for a in part.args)
         ),
-        lambda: (
-            program == "winscp" and any(re.search(r"\b(?:put|synchronize remote)\b", a) for a in part.args)
-        ),
+        lambda: program == "winscp" and _winscp_upload(part),
         lambda: program == "func" and "publish" in words[:3],
         lambda: _unc_destination(part) or _ps_deploy(part) or _vercel_prod(part),
     )
     return any(check() for check in checks)
+
+
+def _winscp_upload(part: Simple) -> bool:
+    """`winscp.com /command "open sftp://host/" "put dist\\*"`, or a script named for a deploy."""
+    commands_given = any(re.search(r"\b(?:put|synchronize remote)\b", a) for a in part.args)
+    return commands_given or any(task_kind(a.split("=", 1)[-1]) == "deploy" for a in part.args)
 
 
 def _publish_profile(part: Simple) -> bool:

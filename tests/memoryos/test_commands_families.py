@@ -120,6 +120,11 @@ class TestWindowsTools:
             ("devenv.exe Contoso.sln /Build Release", PROCEDURE),
             ("mvnw.cmd -B verify", PROCEDURE),
             ("mstsc /v:jump01.corp.local", CAPABILITY),
+            (".\\test.bat", PROCEDURE),
+            ('"C:\\Program Files (x86)\\WinSCP\\WinSCP.com" /script=deploy.txt', CAPABILITY),
+            ('"C:\\Program Files\\Git\\bin\\bash.exe" -c "./scripts/deploy.sh prod"', CAPABILITY),
+            ("C:\\Python312\\python.exe -m pytest tests", PROCEDURE),
+            ('powershell.exe -NoProfile -Command "Invoke-Pester -CI"', PROCEDURE),
         ],
     )
     def test_quoted_paths_and_exe_names_are_the_tool(self, command: str, kind: str) -> None:
