@@ -214,7 +214,7 @@ def _help_or_version(part: Simple) -> bool:
 
 def is_read(part: Simple) -> bool:
     if part.script and task_kind(part.program):
-        return False  # `.\\test.bat`, `./test.sh`: the project's script, not the shell's `test`
+        return False  # `.\test.bat`, `./test.sh`: the project's script, not the shell's `test`
     if part.program in READ_PROGRAMS or (part.program, " ".join(part.words[:2]).lower()) in READ_PAIRS:
         return True
     if _help_or_version(part) or part.program in vocab.PS_READ_CMDLETS:

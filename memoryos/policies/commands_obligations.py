@@ -43,7 +43,10 @@ _MODAL = (
 #: "must always", "should never", "has to only", "must not", "may never", "shall not".
 _MODAL_GENERAL = re.compile(
     rf"\b(?:{_MODAL}\s+(?:always|never|only)|(?:always|never)\s+(?:has|have|needs?) to|"
-    r"(?:must|shall) not|mustn['’]t|may never|may not ever)\b",
+    r"(?:must|shall) not|mustn['’]t|may never|may not ever|"
+    # French, German, Spanish: "il faut toujours", "muss immer", "darf nie", "hay que siempre"
+    r"il (?:faut|ne faut) (?:toujours|jamais|pas)|(?:muss|müssen|musst) (?:immer|stets)|"
+    r"(?:darf|dürfen|darfst) (?:nie|niemals|nicht)|(?:hay que|tienes? que|debes?|deben) (?:siempre|nunca))\b",
     _FLAGS,
 )
 #: Forbidden, required, not allowed: "Force pushes to main are not allowed."

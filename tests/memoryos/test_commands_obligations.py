@@ -42,6 +42,9 @@ def _rule(text: str) -> bool:
         "I want you to always ask before deleting files.",
         "From this point on, write docstrings in Google style.",
         "House rule: tabs in Makefiles, spaces everywhere else.",
+        "Il faut toujours lancer les tests avant de pousser.",
+        "Man muss immer die Tests laufen lassen, bevor man pusht.",
+        "Hay que siempre revisar el plan de terraform.",
     ],
 )
 def test_an_obligation_is_a_rule(text: str) -> None:
@@ -67,6 +70,7 @@ def test_an_obligation_is_a_rule(text: str) -> None:
         "This needs to be fixed today.",
         "We need to talk about the release.",
         "That's not allowed.",
+        "Il faut que je parte tôt.",
     ],
 )
 def test_a_guess_an_errand_or_a_one_off_is_not(text: str) -> None:
