@@ -717,12 +717,31 @@ def _part_subject(part: Simple, kind: str) -> str | None:
     if kind == "db_connect":
         flags = ("-h", "--host", "-H", "-S", "--server", "-ServerInstance", "-SqlInstance")
         return _flag_value(part.args, flags if program != "sqlplus" else ())
-    if kind != "auth":
-        return None
+    return _auth_subject(part) if kind == "auth" else None
+
+
+def _auth_subject(part: Simple) -> str | None:
+    """The host a remote shell or a copy reaches, the realm of a Kerberos login, the server a CLI
+    login names."""
+    program = part.program
     if program == "kinit":
-        return next((w.rsplit("@", 1)[1] for w in words if "@" in w), None)
-    remote = _remote_source(part) if program in ("scp", "pscp") else None
-    return _host(remote or (_login_host(part) if program in _REMOTE_SHELLS else None))
+        return next((a.rsplit("@", 1)[1] for a in part.args if "@" in a and not a.startswith("-")), None)
+    if program in ("scp", "pscp") or program in _REMOTE_SHELLS:
+        remote = _remote_source(part) if program in ("scp", "pscp") else None
+        return _host(remote or (_login_host(part) if program in _REMOTE_SHELLS else None))
+    return _login_server(part)
+
+
+_SERVER_FLAGS = ("--server", "--proxy", "-a", "--api", "--url", "--host", "-Server", "-Url", "--hostname")
+
+
+def _login_server(part: Simple) -> str | None:
+    """The server a CLI login reaches, when the line names it by URL: `oc login --server=https://api
+    .ocp:6443`, `cf login -a https://api.cf.example.com`, `tsh login --proxy=teleport.example.com`."""
+    value = _flag_value(part.args, _SERVER_FLAGS) or next((w for w in part.words if "://" in w), None)
+    if value is None or not re.match(r"^(?:[a-z][\w+.-]*://)?[A-Za-z0-9][\w.-]*\.[A-Za-z]", value):
+        return None
+    return _host(value.split("://", 1)[-1])
 
 
 _LOGIN_AT = re.compile(r"(?<![\w/:.@-])([\w.+-]+)@([A-Za-z0-9][\w.-]*[A-Za-z0-9])(?=\s|$)")
@@ -741,6 +760,15 @@ _PRINCIPAL = re.compile(r"(\bkinit\b[^|;&]*?\s)([^\s@-][^\s@]*)@[A-Za-z0-9][\w.-
 _AWS_PASSWORD = re.compile(r"\baws\s+([\w-]+)\s+(get-login-password)((?:\s+--(?:region|profile)[= ]\S+)+)")
 
 
+# `oc login --token=$OC_TOKEN --server=URL`: a flag that takes a secret by reference goes last, where
+# no other option follows it to be read as the secret's value.
+_REFERENCE_LAST = re.compile(
+    r"(\s--?[\w-]*(?:token|password|secret|apikey|api-key)[\w-]*[= ][\"']?\$\{?[\w:]+\}?[\"']?)"
+    r"((?:\s+[^|;&\s]+)+)$",
+    re.IGNORECASE,
+)
+
+
 def ssh_login_form(command: str) -> str:
     """The command spelt equivalently without shapes the no-store rule refuses in a login: `ssh
     ops@bastion` as `ssh -l ops bastion` (`-o User=` for sftp, `--ssh='ssh -l ..'` for mosh, `-l`
@@ -749,6 +777,7 @@ def ssh_login_form(command: str) -> str:
     X ecr get-login-password`. A login name at a host is not an e-mail address, but has its shape."""
     command = _PRINCIPAL.sub(lambda m: m[1] + m[2], command)
     command = _AWS_PASSWORD.sub(lambda m: f"aws{m[3]} {m[1]} {m[2]}", command)
+    command = _REFERENCE_LAST.sub(lambda m: m[2] + m[1], command)
     forms = {_LOGIN_FORMS.get(p.program) for p in parts(command)} - {None}
     if len(forms) != 1:
         return command  # no ssh-family program, or several that spell a login differently

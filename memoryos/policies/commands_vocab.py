@@ -112,7 +112,7 @@ APPLY_PAIRS: frozenset[tuple[str, str]] = frozenset(
 #: Teradata, Vertica, Cassandra, Neo4j, MongoDB, Redis, Snowflake, Hive/Impala/Trino, ...).
 DB_PROGRAMS = _set(
     "psql pgcli mysql mariadb mycli mysqlsh mongosh mongo redis-cli valkey-cli keydb-cli sqlite3 litecli "
-    "sqlcmd osql isql tsql bcp mssql-cli ssms cqlsh clickhouse-client snowsql usql duckdb sqlplus rman "
+    "sqlcmd osql isql tsql bcp sqlcl mssql-cli ssms cqlsh clickhouse-client snowsql usql duckdb sqlplus rman "
     "db2 clpplus hdbsql bteq vsql cypher-shell cbq beeline impala-shell spark-sql trino presto "
     "presto-cli influx sqlline exaplus isql-fb dbaccess cockroach-sql"
 )

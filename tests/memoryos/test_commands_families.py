@@ -499,3 +499,28 @@ class TestCredentialsOnTheLine:
     def test_a_reference_to_a_secret_is_no_secret(self, command: str) -> None:
         assert commands.secret_reason(command) is None
         assert _candidate(command) is not None
+
+
+class TestLoginSubjectsAndSpellings:
+    @pytest.mark.parametrize(
+        ("command", "key"),
+        [
+            ("cf login -a https://api.cf.example.com --sso", "connect:api-cf-example-com"),
+            ("tsh login --proxy=teleport.example.com --user=alice", "connect:teleport-example-com"),
+            ("oc login https://api.ocp.example.com:6443 --web", "connect:api-ocp-example-com"),
+            ("Connect-VIServer -Server vcenter01.corp.local", "connect:vcenter01-corp-local"),
+            ("kinit -f alice@EXAMPLE.ORG", "connect:example-org"),
+        ],
+    )
+    def test_a_login_is_keyed_by_the_server_or_realm_it_names(self, command: str, key: str) -> None:
+        found = _candidate(command)
+        assert found is not None and found.key == key
+
+    def test_a_token_given_by_reference_is_spelt_last(self) -> None:
+        found = _candidate("oc login --token=$OC_TOKEN --server=https://api.ocp.example.com:6443")
+        assert found is not None
+        assert "`oc login --server=https://api.ocp.example.com:6443 --token=$OC_TOKEN`" in found.body
+
+    def test_aws_options_move_before_the_service_in_a_login(self) -> None:
+        spelt = commands.ssh_login_form("aws ecr get-login-password --region eu-west-1 | docker login x")
+        assert spelt == "aws --region eu-west-1 ecr get-login-password | docker login x"
