@@ -298,9 +298,7 @@ def _task(part: Simple) -> str | None:
     if part.program in vocab.PS_TASK_RUNNERS:
         return task_kind(part.words[0]) if part.words else "build"
     if part.program not in _TASK_RUNNERS:
-        if not part.script:
-            return None
-        return task_kind(part.program) or (task_kind(part.words[0]) if part.words else None)
+        return _named_task(part)
     words = _task_words(part)
     if words is None:
         return None
@@ -308,6 +306,28 @@ def _task(part: Simple) -> str | None:
         return "build" if part.program in ("make", "gmake", "nmake") else None
     target = words[0].split(":")[-1] if part.program in ("nx", "turbo") else words[0]
     return task_kind("test" if (part.program, target) == ("npm", "t") else target)  # `npm t`
+
+
+def _named_task(part: Simple) -> str | None:
+    """What a script (`./deploy.sh`, `./ci.sh test`) or a compose service (`docker compose run
+    tests`) is named for."""
+    if part.program in vocab.CONTAINER_TOOLS:
+        service = _compose_service(part)
+        return task_kind(service) if service else None
+    if not part.script:
+        return None
+    return task_kind(part.program) or (task_kind(part.words[0]) if part.words else None)
+
+
+def _compose_service(part: Simple) -> str | None:
+    """The service a compose file runs for its own default command: `docker compose run --rm tests`,
+    `docker compose up --exit-code-from e2e` (named for what it does)."""
+    words = part.words[1:] if part.words[:1] == ("compose",) else part.words
+    if part.program == "docker" and part.words[:1] != ("compose",):
+        return None
+    if words[:1] == ("run",) and len(words) == 2:
+        return words[1]
+    return _flag_value(part.args, ("--exit-code-from",)) if words[:1] == ("up",) else None
 
 
 def _task_words(part: Simple) -> tuple[str, ...] | None:

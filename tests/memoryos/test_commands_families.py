@@ -524,3 +524,19 @@ class TestLoginSubjectsAndSpellings:
     def test_aws_options_move_before_the_service_in_a_login(self) -> None:
         spelt = commands.ssh_login_form("aws ecr get-login-password --region eu-west-1 | docker login x")
         assert spelt == "aws --region eu-west-1 ecr get-login-password | docker login x"
+
+
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        ("docker compose run --rm tests", PROCEDURE),
+        ("docker-compose run --rm build", PROCEDURE),
+        ("docker compose -f ci.yml up --abort-on-container-exit --exit-code-from e2e", PROCEDURE),
+        ("docker compose run --rm app", None),
+        ("docker compose up -d", None),
+    ],
+)
+def test_a_compose_service_run_for_its_default_command_is_judged_by_its_name(
+    command: str, kind: str | None
+) -> None:
+    assert _kind(command) == kind
