@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from memoryos.policies import commands_shell as shell
+from memoryos.policies import commands_targets as targets
 from memoryos.policies import commands_vocab as vocab
 from memoryos.policies.commands_secrets import SECRET_FLAGS, secret_reason
+from memoryos.policies.commands_targets import Simple
 
 # `&` alone separates commands in cmd (`cd app & msbuild`) and backgrounds one in POSIX shells;
 # in `2>&1`, `&>` and `>&` it is part of a redirection.
@@ -53,47 +54,7 @@ READ_SUBCOMMANDS: dict[str, frozenset[str]] = {
 }
 
 
-#: Flags that take the next word as their value, across the CLIs an agent runs: that word is not a
-#: subcommand or a target.
-VALUED_FLAGS = frozenset(
-    "-n --namespace --context --kubeconfig -C -H --host -f --file --profile --region -g "
-    "--resource-group --project --zone -a --app --cache-control --distribution-id -S -d -U "
-    "--username --user --subscription --cluster --name -t --tag --platform".split()
-)
-
-
-@dataclass(frozen=True)
-class Simple:
-    """One simple command: its program (a path's last part) and its arguments, as shell words."""
-
-    program: str
-    args: tuple[str, ...]
-    script: bool = False  # a path or a file name (`./deploy.sh`, `.\\build.ps1`), not a command
-
-    @property
-    def words(self) -> tuple[str, ...]:
-        """The arguments that are neither flags nor the values of the flags that take one
-        (`kubectl -n payments rollout restart` is about `rollout restart`)."""
-        out: list[str] = []
-        args = iter(self.args)
-        for arg in args:
-            if arg in VALUED_FLAGS:
-                next(args, None)
-            elif not arg.startswith("-"):
-                out.append(arg)
-        return tuple(out)
-
-    def sub(self, index: int = 0) -> str:
-        words = self.words
-        return words[index].lower() if len(words) > index else ""
-
-    @property
-    def text(self) -> str:
-        return " ".join((self.program, *self.args))
-
-
 _REDIRECT = re.compile(r"^\d*(?:>>?|<)(?:&\d+)?$|^\d*(?:>>?|<)&?\S+$|^&>\S*$")
-_SSH_VALUED = frozenset("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -P -pw -load".split())
 
 
 def _words(part: str) -> list[str]:
@@ -112,17 +73,6 @@ def _words(part: str) -> list[str]:
         else:
             kept.append(word)
     return kept
-
-
-def _login_host(part: Simple) -> str | None:
-    """The host an ssh, mosh or sftp command reaches: its first word that is not a flag's value."""
-    args = iter(part.args)
-    for arg in args:
-        if arg in _SSH_VALUED:
-            next(args, None)
-        elif not arg.startswith("-"):
-            return arg
-    return None
 
 
 def program_of(word: str) -> tuple[str, bool]:
@@ -312,22 +262,11 @@ def _named_task(part: Simple) -> str | None:
     """What a script (`./deploy.sh`, `./ci.sh test`) or a compose service (`docker compose run
     tests`) is named for."""
     if part.program in vocab.CONTAINER_TOOLS:
-        service = _compose_service(part)
+        service = targets.compose_service(part)
         return task_kind(service) if service else None
     if not part.script:
         return None
     return task_kind(part.program) or (task_kind(part.words[0]) if part.words else None)
-
-
-def _compose_service(part: Simple) -> str | None:
-    """The service a compose file runs for its own default command: `docker compose run --rm tests`,
-    `docker compose up --exit-code-from e2e` (named for what it does)."""
-    words = part.words[1:] if part.words[:1] == ("compose",) else part.words
-    if part.program == "docker" and part.words[:1] != ("compose",):
-        return None
-    if words[:1] == ("run",) and len(words) == 2:
-        return words[1]
-    return _flag_value(part.args, ("--exit-code-from",)) if words[:1] == ("up",) else None
 
 
 def _task_words(part: Simple) -> tuple[str, ...] | None:
@@ -415,57 +354,6 @@ def _is_publish(part: Simple) -> bool:
     return any(checks)
 
 
-def _remote_destination(part: Simple) -> str | None:
-    """The last argument of rsync/scp/pscp when it is remote (host:path), else None."""
-    words = part.words
-    if len(words) < 2:
-        return None
-    last = words[-1]
-    return last if re.match(r"^(?:[\w.-]+@)?[\w.-]+:", last) and "://" not in last else None
-
-
-def _remote_source(part: Simple) -> str | None:
-    """The first argument of scp/pscp when it is remote (host:path) and the destination is not."""
-    words = part.words
-    if len(words) < 2 or _remote_destination(part) is not None:
-        return None
-    first = words[0]
-    return first if re.match(r"^(?:[\w.-]+@)?[\w.-]+:", first) and "://" not in first else None
-
-
-def _uploads_to(words: Sequence[str], scheme: str) -> bool:
-    """`cp|sync|mv SRC... DEST`: an upload when DEST is in the bucket scheme and the source is not."""
-    if len(words) < 3 or words[0] not in ("cp", "sync", "mv", "rsync"):
-        return False
-    paths = words[1:]
-    return paths[-1].startswith(scheme) and not paths[0].startswith(scheme)
-
-
-def _deploy_remote(part: Simple) -> bool:
-    """`git push heroku main`, `git push -f dokku-prod HEAD:main`, `git subtree push --prefix dist
-    heroku main`, `git push https://app.scm.azurewebsites.net/app.git`: a push to a deploy target."""
-    words: list[str] = []
-    args = iter(part.args)
-    for arg in args:
-        if arg in ("--prefix", "-P", "-o", "--push-option", "--repo"):
-            next(args, None)  # a value, not the remote
-        elif not arg.startswith("-"):
-            words.append(arg)
-    if words[:2] == ["subtree", "push"]:
-        words = words[1:]
-    if words[:1] != ["push"] or len(words) < 2:
-        return False
-    tokens = set(re.split(r"[-_.:/@]+", words[1].lower()))
-    return bool(tokens & vocab.DEPLOY_REMOTE_WORDS)
-
-
-def _unc_destination(part: Simple) -> bool:
-    """`robocopy dist \\\\web01\\wwwroot /MIR`: a copy to another machine's share."""
-    return part.program in ("robocopy", "xcopy", "copy-item") and any(
-        w.startswith("//") for w in part.words[1:]
-    )
-
-
 def _ps_deploy(part: Simple) -> bool:
     cmdlet = vocab.verb_noun(part.program)
     if cmdlet is None:
@@ -480,7 +368,7 @@ def _ps_deploy(part: Simple) -> bool:
 
 def _is_deploy(part: Simple) -> bool:
     program, sub, words = part.program, part.sub(), part.words
-    if _task(part) == "deploy" or (program in vocab.PLATFORMS and _platform_deploy(words)):
+    if _task(part) == "deploy" or (program in vocab.PLATFORMS and targets.platform_deploy(words)):
         return True
     checks: tuple[Callable[[], bool], ...] = (
         lambda: (
@@ -496,7 +384,7 @@ def _is_deploy(part: Simple) -> bool:
         lambda: program == "argocd" and sub == "app" and part.sub(1) == "sync",
         lambda: program in vocab.CF_PROGRAMS and sub in vocab.CF_DEPLOYS,
         lambda: (program, sub) in vocab.APPLY_PAIRS or (program, part.sub(1)) in vocab.APPLY_PAIRS,
-        lambda: program == "aws" and sub == "s3" and _uploads_to(words[1:], "s3://"),
+        lambda: program == "aws" and sub == "s3" and targets.uploads_to(words[1:], "s3://"),
         lambda: program == "aws" and sub == "cloudfront" and part.sub(1) == "create-invalidation",
         lambda: (
             program == "aws"
@@ -506,7 +394,7 @@ def _is_deploy(part: Simple) -> bool:
                 ("update", "deploy", "create-deployment", "publish", "start-deployment")
             )
         ),
-        lambda: program == "gsutil" and _uploads_to(words, "gs://"),
+        lambda: program == "gsutil" and targets.uploads_to(words, "gs://"),
         # `az containerapp update --image ...`, `az webapp create ... --container-image-name`
         lambda: (
             program == "az"
@@ -517,24 +405,24 @@ def _is_deploy(part: Simple) -> bool:
             program == "az"
             and words[:3] in (("storage", "blob", "upload-batch"), ("storage", "blob", "sync"))
         ),
-        lambda: program == "gcloud" and sub == "storage" and _uploads_to(words[1:], "gs://"),
+        lambda: program == "gcloud" and sub == "storage" and targets.uploads_to(words[1:], "gs://"),
         lambda: (
             program == "az"
             and any(w.startswith("deploy") or w == "up" for w in words[:4])
             and not {"list", "show", "validate", "what-if"} & set(words[:5])
         ),
-        lambda: program in ("rsync", "scp", "pscp") and _remote_destination(part) is not None,
-        lambda: program == "git" and _deploy_remote(part),
+        lambda: program in ("rsync", "scp", "pscp") and targets.remote_destination(part) is not None,
+        lambda: program == "git" and targets.deploy_remote(part),
         lambda: program == "docker" and words[:2] == ("stack", "deploy"),
-        lambda: program in ("docker", "podman") and _remote_compose_up(part),
-        lambda: program == "dotnet" and sub == "publish" and _publish_profile(part),
+        lambda: program in ("docker", "podman") and targets.remote_compose_up(part),
+        lambda: program == "dotnet" and sub == "publish" and targets.publish_profile(part),
         lambda: (
             program == "sqlpackage"
             and any(re.match(r"^[/-]a(?:ction)?:publish$", a, re.I) for a in part.args)
         ),
         lambda: program == "winscp" and _winscp_upload(part),
         lambda: program == "func" and "publish" in words[:3],
-        lambda: _unc_destination(part) or _ps_deploy(part) or _vercel_prod(part),
+        lambda: targets.unc_destination(part) or _ps_deploy(part) or targets.vercel_prod(part),
     )
     return any(check() for check in checks)
 
@@ -543,31 +431,6 @@ def _winscp_upload(part: Simple) -> bool:
     """`winscp.com /command "open sftp://host/" "put dist\\*"`, or a script named for a deploy."""
     commands_given = any(re.search(r"\b(?:put|synchronize remote)\b", a) for a in part.args)
     return commands_given or any(task_kind(a.split("=", 1)[-1]) == "deploy" for a in part.args)
-
-
-def _publish_profile(part: Simple) -> bool:
-    """`dotnet publish -p:PublishProfile=Azure` (or `/p:DeployOnBuild=true`) deploys."""
-    return any(re.match(r"^[-/]p:(?:PublishProfile|DeployOnBuild)=", a, re.I) for a in part.args)
-
-
-def _platform_deploy(words: Sequence[str]) -> bool:
-    """`fly deploy`, `gcloud run deploy`, `wrangler publish`, `heroku container:release`,
-    `vercel --prod`, `railway up`: a hosting platform's deploy subcommand, or vercel's prod flag."""
-    return any(
-        w.startswith(("deploy", "publish")) or w.endswith((":release", ":push", ":rollback"))
-        for w in words[:3]
-    ) or (words[:1] in (("up",), ("push",)))
-
-
-def _vercel_prod(part: Simple) -> bool:
-    return part.program in ("vercel", "now") and "--prod" in part.args
-
-
-def _remote_compose_up(part: Simple) -> bool:
-    """`docker compose -H ssh://host up`: containers started on another machine (a deploy), not a
-    local dev stack."""
-    remote = any(a in ("-H", "--host", "--context") for a in part.args)
-    return remote and "up" in part.words and "compose" in part.words
 
 
 def _is_build(part: Simple) -> bool:
@@ -642,7 +505,7 @@ def _is_auth(part: Simple) -> bool:
         return bool(words) or program in ("kinit", "gimme-aws-creds", "assume", "mstsc", "putty")
     pair = " ".join(words[:2]).lower()
     cmdlet = vocab.verb_noun(program)
-    if program in ("scp", "pscp") and _remote_source(part):
+    if program in ("scp", "pscp") and targets.remote_source(part):
         return True  # a copy from another machine: a connection to it
     checks = (
         (program, sub) in vocab.AUTH_PAIRS or (program, pair) in vocab.AUTH_PAIRS,
@@ -693,23 +556,6 @@ def essential(command: str) -> str:
 
 # -- what it acts on ----------------------------------------------------------------------------
 
-_HOST = re.compile(r"^(?:[\w.+-]+@)?(?P<host>[A-Za-z0-9][\w.-]*)")
-
-
-def _flag_value(args: Sequence[str], flags: tuple[str, ...]) -> str | None:
-    for index, arg in enumerate(args):
-        for flag in flags:
-            if arg == flag and index + 1 < len(args):
-                return args[index + 1]
-            if flag.startswith("--") and arg.startswith(flag + "="):
-                return arg.split("=", 1)[1]
-    return None
-
-
-def _bucket(url: str) -> str:
-    return url.split("://", 1)[1].split("/", 1)[0]
-
-
 _REMOTE_SHELLS = frozenset({"ssh", "mosh", "sftp", "plink", "putty", "kitty", "psftp", "autossh"})
 
 
@@ -723,20 +569,15 @@ def subject(command: str, kind: str) -> str | None:
     return None
 
 
-def _host(address: str | None) -> str | None:
-    host = _HOST.match(address or "")
-    return host.group("host") if host else None
-
-
 def _part_subject(part: Simple, kind: str) -> str | None:
     program, words = part.program, part.words
     if kind == "deploy" and words and words[-1].startswith(("s3://", "gs://")):
-        return _bucket(words[-1])
+        return targets.bucket(words[-1])
     if kind == "deploy" and program in ("rsync", "scp", "pscp"):
-        return _host(_remote_destination(part))
+        return targets.host(targets.remote_destination(part))
     if kind == "db_connect":
         flags = ("-h", "--host", "-H", "-S", "--server", "-ServerInstance", "-SqlInstance")
-        return _flag_value(part.args, flags if program != "sqlplus" else ())
+        return targets.flag_value(part.args, flags if program != "sqlplus" else ())
     return _auth_subject(part) if kind == "auth" else None
 
 
@@ -747,8 +588,8 @@ def _auth_subject(part: Simple) -> str | None:
     if program == "kinit":
         return next((a.rsplit("@", 1)[1] for a in part.args if "@" in a and not a.startswith("-")), None)
     if program in ("scp", "pscp") or program in _REMOTE_SHELLS:
-        remote = _remote_source(part) if program in ("scp", "pscp") else None
-        return _host(remote or (_login_host(part) if program in _REMOTE_SHELLS else None))
+        remote = targets.remote_source(part) if program in ("scp", "pscp") else None
+        return targets.host(remote or (targets.login_host(part) if program in _REMOTE_SHELLS else None))
     return _login_server(part)
 
 
@@ -758,10 +599,10 @@ _SERVER_FLAGS = ("--server", "--proxy", "-a", "--api", "--url", "--host", "-Serv
 def _login_server(part: Simple) -> str | None:
     """The server a CLI login reaches, when the line names it by URL: `oc login --server=https://api
     .ocp:6443`, `cf login -a https://api.cf.example.com`, `tsh login --proxy=teleport.example.com`."""
-    value = _flag_value(part.args, _SERVER_FLAGS) or next((w for w in part.words if "://" in w), None)
+    value = targets.flag_value(part.args, _SERVER_FLAGS) or next((w for w in part.words if "://" in w), None)
     if value is None or not re.match(r"^(?:[a-z][\w+.-]*://)?[A-Za-z0-9][\w.-]*\.[A-Za-z]", value):
         return None
-    return _host(value.split("://", 1)[-1])
+    return targets.host(value.split("://", 1)[-1])
 
 
 _LOGIN_AT = re.compile(r"(?<![\w/:.@-])([\w.+-]+)@([A-Za-z0-9][\w.-]*[A-Za-z0-9])(?=\s|$)")
@@ -807,6 +648,8 @@ def ssh_login_form(command: str) -> str:
 
 __all__ = [
     "SECRET_FLAGS",
+    "VALUED_FLAGS",
+    "Simple",
     "command_kind",
     "essential",
     "is_trivial",

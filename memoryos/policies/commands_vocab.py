@@ -22,7 +22,7 @@ TEST_PROGRAMS = _set(
     "pytest py.test tox nox jest vitest mocha rspec phpunit ctest ava karma bats behave cucumber "
     "nosetests nose2 trial playwright cypress pest green ward robot pabot stestr testr tape tap uvu "
     "jasmine qunit testcafe nightwatch wdio codecept behat phpspec paratest kaocha busted prove "
-    "gotestsum ginkgo richgo shellspec shunit2 bashunit newman gauge molecule kitchen venom elm-test "
+    "gotestsum ginkgo richgo shellspec shunit2 bashunit newman gauge venom elm-test "
     "vstest.console vstest mstest nunit3-console nunit-console xunit.console test-storybook "
     "zope-testrunner testem japa lab cargo-nextest schemathesis"
 )
