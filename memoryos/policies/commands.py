@@ -18,7 +18,7 @@ from memoryos.policies import commands_shell as shell
 from memoryos.policies import commands_targets as targets
 from memoryos.policies import commands_vocab as vocab
 from memoryos.policies.commands_secrets import SECRET_FLAGS, secret_reason
-from memoryos.policies.commands_targets import Simple
+from memoryos.policies.commands_targets import VALUED_FLAGS, Simple
 
 # `&` alone separates commands in cmd (`cd app & msbuild`) and backgrounds one in POSIX shells;
 # in `2>&1`, `&>` and `>&` it is part of a redirection.
