@@ -42,8 +42,9 @@ _MODAL = (
 )
 #: "must always", "should never", "has to only", "must not", "may never", "shall not".
 _MODAL_GENERAL = re.compile(
-    rf"\b(?:{_MODAL}\s+(?:always|never|only)|(?:always|never)\s+(?:has|have|needs?) to|"
-    r"(?:must|shall) not|mustn['’]t|may never|may not ever|"
+    # "should always have done" looks back: a regret, not an order
+    rf"\b(?:{_MODAL}\s+(?:always|never|only)(?!\s+(?:have|been)\b)|(?:always|never)\s+(?:has|have|needs?) to|"
+    r"(?:must|shall) not(?!\s+have\b)|mustn['’]t(?!\s+have\b)|may never|may not ever|"
     # French, German, Spanish: "il faut toujours", "muss immer", "darf nie", "hay que siempre"
     r"il (?:faut|ne faut) (?:toujours|jamais|pas)|(?:muss|müssen|musst) (?:immer|stets)|"
     r"(?:darf|dürfen|darfst) (?:nie|niemals|nicht)|(?:hay que|tienes? que|debes?|deben) (?:siempre|nunca))\b",
@@ -55,10 +56,18 @@ _STATUS = re.compile(
     r"off[- ]limits|banned)\b|\b(?:isn['’]t|aren['’]t)\s+(?:allowed|permitted)\b",
     _FLAGS,
 )
-_PRONOUNS = frozenset("it that this there he she they i which what who".split())
+_PRONOUNS = frozenset("it that this there he she they i which what who things stuff people someone".split())
+_DETERMINERS = frozenset("the those these our my your their his her some its".split())
+#: A time that makes an obligation a task for now: "The servers need to be patched tonight".
+_ONE_OFF_TIME = re.compile(
+    r"\b(?:tonight|today|tomorrow|this (?:week|morning|afternoon|evening|sprint)|asap|right away|"
+    r"at some point|eventually|soon|later|next week|by (?:monday|tuesday|wednesday|thursday|friday|eod))\b",
+    _FLAGS,
+)
+_DETERMINER_WORDS = frozenset("a an the at one no some proper".split())
 _AGENT = re.compile(
     rf"^(?:you|we|the (?:agent|assistant|bot|team)|everyone|everybody)\s+(?:\w+\s+)?(?P<modal>{_MODAL})\s+"
-    r"(?P<verb>\w+)(?:\s+(?P<next>\w+))?",
+    r"(?:(?:always|never|also|really|just)\s+)?(?P<verb>\w+)(?:\s+(?P<next>\w+))?",
     _FLAGS,
 )
 _SUBJECT = re.compile(
@@ -79,12 +88,15 @@ _PASSIVE_PURPOSE = re.compile(r"\b(?:by|in|with|using|via|through|before|after|o
 
 
 def _subject_general(subject: str) -> bool:
-    """A class of things ("commits", "all PRs", "new endpoints", "`main`"), not one pronoun."""
-    words = subject.split()
+    """A class of things ("commits", "all PRs", "new endpoints", "`main`"), not one pronoun and
+    not particular things ("the servers", "those tests", "our users": these ones, this time)."""
+    words = re.split(r"\s+(?:to|in|on|of|for|from|with|into|at)\s+", subject.strip(), maxsplit=1)[0].split()
     if not words or words[0].lower() in _PRONOUNS or words[-1].lower() in _PRONOUNS:
         return False
     if words[0].lower() in ("all", "every", "each", "any", "no", "new"):
         return True
+    if words[0].lower() in _DETERMINERS:
+        return False
     last = words[-1].strip("`'\"")
     return (last.lower().endswith("s") and not last.lower().endswith("ss")) or bool(
         re.search(r"[`/_.]", last)
@@ -95,8 +107,8 @@ def _epistemic(verb: str, after: str | None) -> bool:
     """ "must be", "has to do with", "must have been": a guess about what is, not what to do
     ("need to have a test" is an obligation: `have` then an object, not a participle)."""
     verb, after = verb.lower(), (after or "").lower()
-    if verb == "have":
-        return after == "been" or after.endswith(("ed", "en"))
+    if verb == "have":  # "need to have a test" (an object follows); "must have misread" (a guess)
+        return after not in _DETERMINER_WORDS and not after.endswith("s")
     return verb in _EPISTEMIC
 
 
@@ -104,16 +116,19 @@ def obligation(text: str) -> bool:
     """True when `text` states a standing obligation (see the module's docstring)."""
     if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
         return True
+    if _ONE_OFF_TIME.search(text):
+        return False
     general = bool(_GENERAL.search(text))
     agent = _AGENT.search(text)
     if agent:
         if _epistemic(agent["verb"], agent["next"]):
-            return general
+            return general and agent["verb"].lower() != "have"  # "should always have done": a regret
         return general or bool(_STRONG.match(agent["modal"]) or _CONDITION.search(text))
     first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
     said = _SUBJECT.search(text)
     if said is None:
-        return bool(_STATUS.search(text)) and re.sub(r"['’]s$", "", first) not in _PRONOUNS
+        status = _STATUS.search(text)
+        return bool(status) and (general or _subject_general(re.sub(r"['’]s$", "", text[: status.start()])))
     return first not in _PRONOUNS and _said_of_a_class(said, text, general)
 
 

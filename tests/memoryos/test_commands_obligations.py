@@ -45,6 +45,9 @@ def _rule(text: str) -> bool:
         "Il faut toujours lancer les tests avant de pousser.",
         "Man muss immer die Tests laufen lassen, bevor man pusht.",
         "Hay que siempre revisar el plan de terraform.",
+        "You must have a test for every endpoint.",
+        "Direct pushes to main are forbidden.",
+        "We must never commit secrets.",
     ],
 )
 def test_an_obligation_is_a_rule(text: str) -> None:
@@ -71,6 +74,13 @@ def test_an_obligation_is_a_rule(text: str) -> None:
         "We need to talk about the release.",
         "That's not allowed.",
         "Il faut que je parte tôt.",
+        "You must have misread the log.",
+        "Those tests need to be rewritten at some point.",
+        "The servers need to be patched tonight.",
+        "Our users need to be notified about the outage.",
+        "The pipeline is not allowed to run on forks, weird.",
+        "We should always have done this.",
+        "The logs need to be checked.",
     ],
 )
 def test_a_guess_an_errand_or_a_one_off_is_not(text: str) -> None:
