@@ -301,6 +301,8 @@ def _is_test(part: Simple) -> bool:
     program, args = part.program, part.args
     checks = (
         program in vocab.TEST_PROGRAMS or _task(part) == "test" or vocab.PS_CMDLETS.get(program) == "test",
+        # `pytest-3`, `ansible-test units`, `test-kitchen`: a runner named for its tests
+        bool(re.fullmatch(r"pytest[\d.]*(?:-[\d.]+)?|(?:\w+-)+tests?|tests?(?:-\w+)+", program)),
         program.startswith("python") and args[:1] == ("-m",) and args[1:2] in _PY_TEST_MODULES,
         program in ("yarn", "pnpm", "bun") and part.sub() in vocab.TEST_PROGRAMS,
         program == "node" and "--test" in args,

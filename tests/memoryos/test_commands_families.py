@@ -285,6 +285,9 @@ class TestTestRunners:
             "kubectl exec -it deploy/api -- pytest -q",
             "node --test",
             "Rscript -e 'devtools::test()'",
+            "pytest-3 -q",
+            "ansible-test units --python 3.12",
+            "docker compose run --rm app sh -c 'pip install -e . && pytest'",
         ],
     )
     def test_the_runner_is_a_test(self, command: str) -> None:
