@@ -16,7 +16,7 @@ _SECRET_FLAG_NAMES = (
     r"password|passwd|pass|pwd|pw|token|secret|api-key|apikey|nugetapikey|client-secret|clientsecret|"
     r"auth-token|access-token|accesstoken|secret-key|secretkey|access-key|accesskey|account-key|"
     r"accountkey|sas-token|sastoken|private-key-password|key-password|certificatepassword|"
-    r"keystore-password|storepass|keypass|personal-access-token|otp"
+    r"keystore-password|storepass|keypass|personal-access-token|otp|passphrase"
 )
 
 SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -31,7 +31,7 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "secret:password_flag",
         re.compile(
-            rf"(?:^|\s)--?(?:{_SECRET_FLAG_NAMES})(?:=|:|\s+){_NOT_A_REFERENCE}(?!-)\S+",
+            rf"(?:^|\s)--?(?:\w+-)*(?:{_SECRET_FLAG_NAMES})(?:=|:|\s+){_NOT_A_REFERENCE}(?!-)\S+",
             re.IGNORECASE,
         ),
     ),
@@ -52,6 +52,11 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
             + _NOT_A_REFERENCE
             + r"(?=[^\s`-])\S+"
         ),
+    ),
+    # unixODBC's `isql DSN USER PASSWORD`: the third word is the password
+    (
+        "secret:password_flag",
+        re.compile(r"\bisql\b(?:\s+-\w+)*\s+[^-\s]\S*\s+[^-\s]\S*\s+" + _NOT_A_REFERENCE + r"[^-\s]\S*"),
     ),
     ("secret:password_flag", re.compile(r"\bvsql\b.*\s-w\s*" + _NOT_A_REFERENCE + r"(?=[^\s`-])\S+")),
     # the short flag is the password or token of these publishers (`twine upload -p`, `vsce publish -p`,
@@ -86,14 +91,14 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "secret:connect_string",
         re.compile(
             r"\b(?:sqlplus|sqlldr|rman|expdp|impdp|exp|imp|dgmgrl|clpplus|sql)\b[^|;&]*?\s[\"']?[A-Za-z][\w$#.]*/"
-            r"(?![/\s])" + _NOT_A_REFERENCE + r"[^\s@/\"']+(?:@|[\"']?(?:\s|$))",
+            r"(?![/\s])" + _NOT_A_REFERENCE + r"[\"']?[^\s@/\"']+[\"']?(?:@|[\"']?(?:\s|$))",
             re.IGNORECASE,
         ),
     ),
     # a password in a URL's userinfo: scheme://user:password@host, and mysqlsh's user:password@host
     (
         "secret:url_password",
-        re.compile(r"\b[a-z][\w+.-]*://[^/\s:@]+:" + _NOT_A_REFERENCE + r"[^@\s/]+@", re.I),
+        re.compile(r"\b[a-z][\w+.-]*://[^/\s:@]*:" + _NOT_A_REFERENCE + r"[^@\s/]+@", re.I),
     ),
     (
         "secret:url_password",

@@ -543,3 +543,22 @@ def test_a_compose_service_run_for_its_default_command_is_judged_by_its_name(
     command: str, kind: str | None
 ) -> None:
     assert _kind(command) == kind
+
+
+@pytest.mark.parametrize(
+    ("line", "secret"),
+    [
+        ("okta-awscli --okta-password S3cret", True),
+        ("saml2aws login --password=Hunter22x", True),
+        ('sqlplus scott/"tiger"@orcl', True),
+        ("redis-cli -u redis://:S3cretpw@cache01:6379", True),
+        ("isql -v MYDSN ro S3cret", True),
+        ("isql -v MYDSN", False),
+        ("tool --bypass foo", False),
+        ("docker login --password-stdin registry.example.com", False),
+        ("vault login -method=oidc --token-file ~/.vault-token", False),
+        ("mysql --no-password --host db01", False),
+    ],
+)
+def test_credential_shapes_of_the_new_families(line: str, secret: bool) -> None:
+    assert (commands.secret_reason(line) is not None) is secret
