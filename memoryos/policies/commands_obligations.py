@@ -127,9 +127,16 @@ def obligation(text: str) -> bool:
     first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
     said = _SUBJECT.search(text)
     if said is None:
-        status = _STATUS.search(text)
-        return bool(status) and (general or _subject_general(re.sub(r"['’]s$", "", text[: status.start()])))
+        return _forbidden_or_required(text, general)
     return first not in _PRONOUNS and _said_of_a_class(said, text, general)
+
+
+def _forbidden_or_required(text: str, general: bool) -> bool:
+    """ "Force pushes to main are not allowed": a status said of a class of things."""
+    status = _STATUS.search(text)
+    if status is None:
+        return False
+    return general or _subject_general(re.sub(r"['’]s$", "", text[: status.start()]))
 
 
 def _said_of_a_class(said: re.Match[str], text: str, general: bool) -> bool:
