@@ -13,14 +13,17 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-_SPLIT = re.compile(r"&&|\|\||[;|]")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "command", "exec", "doas", "nice", "caffeinate"})
-_EXECUTORS = frozenset({"npx", "pnpx", "bunx"})  # always start the program named next
-_RUNNERS = frozenset({"poetry", "pipenv", "uv", "pdm", "rye", "bundle", "conda"})  # with `run`
-_EXTENSION = re.compile(r"\.(?:exe|cmd|bat|ps1|sh|py)$", re.IGNORECASE)
+from memoryos.policies import commands_shell as shell
+from memoryos.policies import commands_targets as targets
+from memoryos.policies import commands_vocab as vocab
+from memoryos.policies.commands_secrets import SECRET_FLAGS, secret_reason
+from memoryos.policies.commands_targets import VALUED_FLAGS, Simple
+
+# `&` alone separates commands in cmd (`cd app & msbuild`) and backgrounds one in POSIX shells;
+# in `2>&1`, `&>` and `>&` it is part of a redirection.
+_SPLIT = re.compile(r"&&|\|\||[;|]|(?<![>&])&(?![>&])")
+_EXTENSION = re.compile(r"\.(?:exe|cmd|bat|com|ps1|sh|py)$", re.IGNORECASE)
 
 # Programs that only look around: a command made only of these teaches nothing.
 READ_PROGRAMS = frozenset(
@@ -51,47 +54,7 @@ READ_SUBCOMMANDS: dict[str, frozenset[str]] = {
 }
 
 
-#: Flags that take the next word as their value, across the CLIs an agent runs: that word is not a
-#: subcommand or a target.
-VALUED_FLAGS = frozenset(
-    "-n --namespace --context --kubeconfig -C -H --host -f --file --profile --region -g "
-    "--resource-group --project --zone -a --app --cache-control --distribution-id -S -d -U "
-    "--username --user --subscription --cluster --name -t --tag --platform".split()
-)
-
-
-@dataclass(frozen=True)
-class Simple:
-    """One simple command: its program (a path's last part) and its arguments, as shell words."""
-
-    program: str
-    args: tuple[str, ...]
-    script: bool = False  # a path or a file name (`./deploy.sh`, `.\\build.ps1`), not a command
-
-    @property
-    def words(self) -> tuple[str, ...]:
-        """The arguments that are neither flags nor the values of the flags that take one
-        (`kubectl -n payments rollout restart` is about `rollout restart`)."""
-        out: list[str] = []
-        args = iter(self.args)
-        for arg in args:
-            if arg in VALUED_FLAGS:
-                next(args, None)
-            elif not arg.startswith("-"):
-                out.append(arg)
-        return tuple(out)
-
-    def sub(self, index: int = 0) -> str:
-        words = self.words
-        return words[index].lower() if len(words) > index else ""
-
-    @property
-    def text(self) -> str:
-        return " ".join((self.program, *self.args))
-
-
 _REDIRECT = re.compile(r"^\d*(?:>>?|<)(?:&\d+)?$|^\d*(?:>>?|<)&?\S+$|^&>\S*$")
-_SSH_VALUED = frozenset("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -P".split())
 
 
 def _words(part: str) -> list[str]:
@@ -106,58 +69,28 @@ def _words(part: str) -> list[str]:
         if skip:
             skip = False
         elif _REDIRECT.match(word):
-            skip = word.rstrip("0123456789&") in (">", ">>", "<") and not word.endswith(("&1", "&2"))
+            skip = word.strip("0123456789&") in (">", ">>", "<") and not word.endswith(("&1", "&2"))
         else:
             kept.append(word)
     return kept
 
 
-def _login_host(part: Simple) -> str | None:
-    """The host an ssh, mosh or sftp command reaches: its first word that is not a flag's value."""
-    args = iter(part.args)
-    for arg in args:
-        if arg in _SSH_VALUED:
-            next(args, None)
-        elif not arg.startswith("-"):
-            return arg
-    return None
-
-
-_WRAPPER_VALUED = frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-n"})
-_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "pwsh", "powershell"})
-
-
-def _strip(words: list[str]) -> list[str]:
-    """Without sudo (and its options), env, VAR=value and the runners that only start the real
-    program: `sudo -u deploy ./release.sh` runs release.sh."""
-    wrapped = False
-    while words and (words[0] in _WRAPPERS or _ASSIGNMENT.match(words[0]) or words[0].startswith("-")):
-        if wrapped and words[0] in _WRAPPER_VALUED and len(words) > 1:
-            words = words[1:]
-        wrapped = wrapped or words[0] in _WRAPPERS
-        words = words[1:]
-    if len(words) > 1 and words[0] in _EXECUTORS:
-        return words[1:]
-    if len(words) > 2 and words[0] in _RUNNERS and words[1] in ("run", "exec", "x"):
-        return words[2:]
-    if len(words) > 2 and words[0].startswith("python") and words[1] == "-m" and words[2] not in _PY_TOOLS:
-        return words[2:]  # `python -m twine upload` is twine's
-    return words
-
-
-_PY_TOOLS = frozenset({"pytest", "unittest", "build", "tox", "nox"})  # judged as `python -m X` below
-
-
 def program_of(word: str) -> tuple[str, bool]:
     """The program's name and whether it is a script: `./scripts/deploy.sh` is (deploy, True),
-    `.\\build.ps1` (build, True), `npm.cmd` (npm, False)."""
+    `.\\build.ps1` (build, True), `npm.cmd` (npm, False), `"C:\\...\\MSBuild.exe"` (msbuild, False)."""
     name = re.split(r"[/\\]", word)[-1]
-    script = name != word or bool(re.search(r"\.(?:sh|ps1|py|bat)$", name, re.IGNORECASE))
-    return _EXTENSION.sub("", name).lower(), script
+    executable = bool(re.search(r"\.(?:exe|com)$", name, re.IGNORECASE))
+    script = (name != word and not executable) or bool(re.search(r"\.(?:sh|ps1|py|bat)$", name, re.I))
+    program = _EXTENSION.sub("", name).lower()
+    return _ALIASES.get(program, program), script
+
+
+#: Wrapper scripts that are the tool they wrap: `./mvnw package` is Maven's.
+_ALIASES = {"mvnw": "mvn", "sbtx": "sbt", "python3": "python", "py": "python"}
 
 
 def split_simple(command: str) -> list[str]:
-    """The simple commands of a line, split at `&&`, `||`, `;` and `|` outside quotes."""
+    """The simple commands of a line, split at `&&`, `||`, `;`, `|` and `&` outside quotes."""
     pieces, start, quote, index = [], 0, "", 0
     while index < len(command):
         char = command[index]
@@ -174,20 +107,33 @@ def split_simple(command: str) -> list[str]:
     return [p for p in pieces if p.strip()]
 
 
-def parts(command: str) -> list[Simple]:
+def _script_block(part: str, words: Sequence[str]) -> str | None:
+    """What PowerShell's ForEach-Object (`%`) runs for each item: the text of its `{ ... }` block."""
+    if not words or program_of(words[0])[0] not in ("foreach-object", "%", "foreach"):
+        return None
+    start, end = part.find("{"), part.rfind("}")
+    return part[start + 1 : end] if 0 <= start < end else None
+
+
+def parts(command: str, depth: int = 0) -> list[Simple]:
+    """The simple commands of a line, each with its wrappers taken off and what a shell or an
+    interpreter is given to run read in its place (`bash -lc '...'`, `cmd /c`, `pwsh -File x.ps1`)."""
     found: list[Simple] = []
     for part in split_simple(command):
-        words = _strip(_words(part.strip()))
-        if (
-            len(words) > 2
-            and program_of(words[0])[0] in _SHELLS
-            and words[-2] in ("-c", "-lc", "-ic", "-Command")
-        ):
-            found.extend(parts(words[-1]))  # `bash -lc '...'`: what the shell runs
+        words = shell.unwrap(_words(shell.windows_paths(part.strip())))
+        payload = shell.shell_payload(words) if depth < 4 else None
+        if isinstance(payload, str):
+            found.extend(parts(payload, depth + 1))
             continue
-        if words:
+        words = payload or words
+        block = _script_block(part, words)
+        if block is not None and depth < 4:  # `... | ForEach-Object { dotnet nuget push $_ }`
+            found.extend(parts(block, depth + 1))
+        elif len(words) == 1 and " " in words[0] and depth < 4:  # `nix-shell --run "make test"`
+            found.extend(parts(words[0], depth + 1))
+        elif words:
             program, script = program_of(words[0])
-            found.append(Simple(program, tuple(words[1:]), script))
+            found.append(Simple(program, tuple(words[1:]), script or payload is not None))
     return found
 
 
@@ -209,19 +155,45 @@ READ_PAIRS = frozenset(
 )
 
 
+def _help_or_version(part: Simple) -> bool:
+    """`--help`, `--version`, `-V` alone (`sqlplus -V`, `psql -V`): the tool says what it is."""
+    if part.args in (("-V",), ("-v",), ("-version",), ("/?",)):
+        return True
+    return any(a in ("--help", "--version", "-?", "/?") for a in part.args) or part.sub() in ("help",)
+
+
 def is_read(part: Simple) -> bool:
+    if part.script and task_kind(part.program):
+        return False  # `.\test.bat`, `./test.sh`: the project's script, not the shell's `test`
     if part.program in READ_PROGRAMS or (part.program, " ".join(part.words[:2]).lower()) in READ_PAIRS:
+        return True
+    if _help_or_version(part) or part.program in vocab.PS_READ_CMDLETS:
+        return True
+    cmdlet = vocab.verb_noun(part.program)
+    if cmdlet is not None and cmdlet[0] in vocab.PS_READ_VERBS and part.program not in vocab.PS_CMDLETS:
         return True
     reads = READ_SUBCOMMANDS.get(part.program)
     return reads is not None and (part.sub() in reads or not part.words)
 
 
+_DRY_RUN = re.compile(
+    r"^(?:--dry-?run(?:=\S*)?|-whatif(?::\$?true)?|--what-if|--noop|--check|--plan|--collect-only|--co|"
+    r"--list-tests|--listtests)$",
+    re.I,
+)
+
+
+def is_rehearsal(part: Simple) -> bool:
+    """A dry run (`npm publish --dry-run`, `kubectl apply --dry-run=client`, `Publish-Module -WhatIf`,
+    `ansible-playbook --check`, `make -n`, `az deployment group what-if`) shows what would happen:
+    it is no evidence that the action works."""
+    if any(_DRY_RUN.match(a) for a in part.args) or "what-if" in part.words[:4]:
+        return True
+    return part.program == "make" and any(a in ("-n", "--just-print", "--recon") for a in part.args)
+
+
 # -- kinds of action ----------------------------------------------------------------------------
 
-_TEST_PROGRAMS = frozenset(
-    "pytest py.test tox nox jest vitest mocha rspec phpunit ctest ava karma bats behave cucumber "
-    "nosetests trial playwright cypress pest".split()
-)
 _TEST_TOOLS = frozenset(
     "cargo go dotnet mix swift flutter dart zig mvn sbt lein stack cabal bazel deno bun elixir npm yarn "
     "pnpm".split()
@@ -230,47 +202,38 @@ _BUILD_TOOLS = frozenset(
     "cargo go dotnet docker podman bazel swift zig stack cabal buildah nix hugo mkdocs jekyll vite next "
     "nuxt astro flutter dart poetry uv hatch pdm flit".split()
 )
-_BUILD_PROGRAMS = frozenset(
-    "tsc webpack rollup esbuild ninja sphinx-build meson msbuild xcodebuild gcc g++ cc clang clang++ "
-    "javac rustc hugo".split()
-)
-_DB_PROGRAMS = frozenset(
-    "psql pgcli mysql mariadb mycli mongosh mongo redis-cli sqlite3 litecli sqlcmd cqlsh "
-    "clickhouse-client snowsql usql duckdb".split()
-)
-_LOGINS = frozenset(
-    "docker podman gh vault npm heroku firebase flyctl fly wrangler vercel netlify oc az "
-    "doctl railway op helm".split()
-)
-_PLATFORMS = frozenset(
-    "fly flyctl firebase netlify serverless sls cdk sam eb wrangler kamal cap mina dokku skaffold "
-    "gcloud vercel railway heroku".split()
-)
-_DEPLOY_REMOTES = frozenset({"heroku", "production", "prod", "live", "dokku", "deploy", "staging"})
 #: Programs whose first word names a task (a make target, an npm script, a gradle task, ...).
 _TASK_RUNNERS = frozenset(
-    "make just task invoke rake mage fab ant gradle gradlew npm yarn pnpm bun hatch".split()
+    "make gmake nmake just task invoke rake mage fab ant gradle gradlew npm yarn pnpm bun hatch composer "
+    "poetry pdm uv rye pipenv pixi turbo nx lerna rush grunt gulp psake envoy sbt lein".split()
 )
-_RUNNER_SUBCOMMANDS = frozenset({"run", "run-script"})
+_RUNNER_SUBCOMMANDS = frozenset({"run", "run-script", "run-many", "exec", "x"})
 _TASK_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("test", re.compile(r"^(?:tests?|check|unit|e2e|integration|spec|specs|cov|coverage)$")),
     ("deploy", re.compile(r"^(?:deploy\w*|ship|rollout)$")),
     ("publish", re.compile(r"^(?:publish\w*|release\w*|upload)$")),
-    ("build", re.compile(r"^(?:build\w*|compile\w*|assemble\w*|dist|bundle|package|install|all)$")),
+    (
+        "build",
+        re.compile(
+            r"^(?:build\w*|(?:pre)?compile\w*|assembl\w*|dist|bundle|package|install|all|sdist|bdist\w*|"
+            r"jar|war|ear|uberjar|html)$"
+        ),
+    ),
 )
-
-
 _PACKAGE_COMMANDS = frozenset(
     "install i ci add remove rm update up upgrade publish pack link unlink init exec dlx create audit "
-    "outdated why list ls config store info view login logout whoami x".split()
+    "outdated why list ls config store info view login logout whoami x npm workspace workspaces".split()
 )
 
 
 def task_kind(name: str) -> str | None:
     """The kind of action a task or script is named for: `run-tests`, `test:cov`, `deploy-prod`,
-    `assembleRelease` (the first word of a camel-case name counts), `publishToSonatype`."""
-    words = re.split(r"[-_:.=/\s]+|(?<=[a-z])(?=[A-Z])", name)
+    `assembleRelease` (the first word of a camel-case name counts), `publishToSonatype`; a task
+    that only installs locally (`publishToMavenLocal`) is none."""
+    words = re.split(r"[-_:.=/+\s]+|(?<=[a-z])(?=[A-Z])", name)
     lowered = [w.lower() for w in words if w]
+    if "local" in lowered:
+        return None
     for word in lowered[:2]:
         for kind, pattern in _TASK_WORDS:
             if pattern.match(word):
@@ -279,165 +242,282 @@ def task_kind(name: str) -> str | None:
 
 
 def _task(part: Simple) -> str | None:
-    """The task a task runner runs (`make deploy`, `npm run build`, `./gradlew assembleRelease`),
-    or a script's own name (`./run-tests.ps1`); None for anything else."""
+    """The task a task runner runs (`make deploy`, `npm run build`, `./gradlew assembleRelease`,
+    `nx run web:build`), or a script's own name (`./run-tests.ps1`) or first word (`./ci.sh test`,
+    `python manage.py test`); None for anything else."""
+    if part.program in vocab.PS_TASK_RUNNERS:
+        return task_kind(part.words[0]) if part.words else "build"
     if part.program not in _TASK_RUNNERS:
-        return task_kind(part.program) if part.script else None
-    words = part.words
-    if (
-        part.program in ("npm", "yarn", "pnpm", "bun", "hatch")
-        and words[:1]
-        and words[0] in _RUNNER_SUBCOMMANDS
-    ):
-        words = words[1:]
-    elif part.program == "npm" and words[:1] != ("test",):
-        return None  # npm's own subcommands (install, ci, publish, ...) are not tasks
-    elif part.program in ("yarn", "pnpm", "bun") and words[:1] and words[0] in _PACKAGE_COMMANDS:
-        return None  # the package manager's own subcommand, not a script of the project
+        return _named_task(part)
+    words = _task_words(part)
+    if words is None:
+        return None
     if not words:
-        return "build" if part.program == "make" else None
-    return task_kind(words[0])
+        return "build" if part.program in ("make", "gmake", "nmake") else None
+    target = words[0].split(":")[-1] if part.program in ("nx", "turbo") else words[0]
+    return task_kind("test" if (part.program, target) == ("npm", "t") else target)  # `npm t`
+
+
+def _named_task(part: Simple) -> str | None:
+    """What a script (`./deploy.sh`, `./ci.sh test`) or a compose service (`docker compose run
+    tests`) is named for."""
+    if part.program in vocab.CONTAINER_TOOLS:
+        service = targets.compose_service(part)
+        return task_kind(service) if service else None
+    if not part.script:
+        return None
+    return task_kind(part.program) or (task_kind(part.words[0]) if part.words else None)
+
+
+def _task_words(part: Simple) -> tuple[str, ...] | None:
+    """The words naming a task runner's task, or None when the runner was given its own subcommand
+    (`npm install`, `yarn add`, `uv sync`), not a task of the project."""
+    words = part.words
+    if words[:1] and words[0] in _RUNNER_SUBCOMMANDS and part.program != "make":
+        return words[1:]
+    if part.program == "npm" and words[:1] not in (("test",), ("t",)):
+        return None
+    own = not words or words[0] in _PACKAGE_COMMANDS or words[0] in ("sync", "lock", "shell", "env")
+    if part.program in ("yarn", "pnpm", "bun", "uv", "poetry", "pdm", "rye", "pipenv") and own:
+        return None
+    return words
+
+
+def _generic_sub(part: Simple, allowed: frozenset[str]) -> bool:
+    """`<tool> test`, `<tool> build`: the tool's first word (or its second, after `build`/`run`/
+    `make`: `zig build test`, `cargo make test`) is one of `allowed`."""
+    words = [w.lower() for w in part.words[:2]]
+    if not words or part.program in _NOT_GENERIC:
+        return False
+    return words[0] in allowed or (len(words) > 1 and words[0] in _LEADS and words[1] in allowed)
+
+
+_LEADS = frozenset({"build", "run", "make", "xtask", "exec", "x", "nextest", "artisan"})
+#: Tools whose `test` or `build` word means something else (git's, the shell's `test`).
+_NOT_GENERIC = frozenset({"git", "gh", "aws", "gcloud", "az", "kubectl", "test", "hg", "svn"})
 
 
 def _is_test(part: Simple) -> bool:
-    program, sub = part.program, part.sub()
-    if program in _TEST_PROGRAMS or _task(part) == "test":
-        return True
-    if program.startswith("python") and part.args[:1] == ("-m",) and len(part.args) > 1:
-        return part.args[1] in ("pytest", "unittest", "tox", "nox")
-    if program in ("php", "rails") and sub in ("test", "artisan"):
-        return sub == "test" or part.sub(1) == "test"
-    if program in ("yarn", "pnpm", "bun") and sub in _TEST_PROGRAMS:
-        return True
-    return program in _TEST_TOOLS and sub == "test"
-
-
-def _is_publish(part: Simple) -> bool:
-    program, sub, words = part.program, part.sub(), part.words
-    if _task(part) == "publish" and program not in _PLATFORMS:
-        return True
+    program, args = part.program, part.args
     checks = (
-        program == "twine" and sub == "upload",
-        program in ("docker", "podman", "helm", "gem", "nuget") and sub == "push",
-        program in ("docker", "podman") and "--push" in part.args,  # buildx build --push
-        program == "dotnet" and words[:2] == ("nuget", "push"),
-        program == "gh" and words[:2] == ("release", "create"),
-        program == "mvn" and "deploy" in words,
-        program == "goreleaser",
-        sub == "publish" and program not in _PLATFORMS,
+        program in vocab.TEST_PROGRAMS or _task(part) == "test" or vocab.PS_CMDLETS.get(program) == "test",
+        # `pytest-3`, `ansible-test units`, `test-kitchen`: a runner named for its tests
+        bool(re.fullmatch(r"pytest[\d.]*(?:-[\d.]+)?|(?:\w+-)+tests?|tests?(?:-\w+)+", program)),
+        program.startswith("python") and args[:1] == ("-m",) and args[1:2] in _PY_TEST_MODULES,
+        program in ("yarn", "pnpm", "bun") and part.sub() in vocab.TEST_PROGRAMS,
+        program == "node" and "--test" in args,
+        program == "r" and part.words[:2] == ("CMD", "check"),
+        # `Rscript -e 'devtools::test()'`, `julia -e 'Pkg.test()'`
+        program in ("rscript", "julia", "r") and bool(re.search(r"\btest(?:_\w+)?\(", " ".join(args))),
+        any(re.match(r"^-[XMA]:(?:\w+:)?test\w*$", a) for a in args),  # `clojure -X:test`, `clj -M:test`
+        _generic_sub(part, vocab.TEST_SUBCOMMANDS),
+        program == "xcodebuild" and "test" in part.words,
     )
     return any(checks)
 
 
-def _remote_destination(part: Simple) -> str | None:
-    """The last argument of rsync/scp when it is remote (host:path), else None."""
-    words = part.words
-    if len(words) < 2:
-        return None
-    last = words[-1]
-    return last if re.match(r"^(?:[\w.-]+@)?[\w.-]+:", last) and "://" not in last else None
+_PY_TEST_MODULES = frozenset((m,) for m in ("pytest", "unittest", "tox", "nox", "doctest", "nose2", "green"))
 
 
-def _uploads_to(words: Sequence[str], scheme: str) -> bool:
-    """`cp|sync|mv SRC... DEST`: an upload when DEST is in the bucket scheme and the source is not."""
-    if len(words) < 3 or words[0] not in ("cp", "sync", "mv", "rsync"):
+def _publish_words(part: Simple) -> bool:
+    """`yarn npm publish`, `pnpm -r publish`, `yarn workspace ui npm publish`, `mix hex.publish`,
+    `pod trunk push`, `dotnet nuget push`: a publisher with a publish word among its first words."""
+    if part.program not in vocab.PUBLISHERS:
         return False
-    paths = words[1:]
-    return paths[-1].startswith(scheme) and not paths[0].startswith(scheme)
+    tokens = [t for w in part.words[:4] for t in re.split(r"[.:]", w.lower().lstrip("+"))]
+    if part.program in ("docker", "podman", "nerdctl", "buildah") and tokens[:1] == ["compose"]:
+        return "push" in tokens[:2]
+    if part.program in ("dotnet", "uv", "cargo", "swift") and "push" in tokens[:1]:
+        return False
+    return any(t in vocab.PUBLISH_WORDS for t in tokens)
+
+
+def _is_publish(part: Simple) -> bool:
+    program, sub, words = part.program, part.sub(), part.words
+    if program == "dotnet" and sub == "publish":
+        return False  # `dotnet publish` writes a deployable folder: a build (or a deploy, below)
+    if _task(part) == "publish" and program not in vocab.PLATFORMS:
+        return True
+    cmdlet = vocab.verb_noun(program)
+    if cmdlet is not None and vocab.PS_VERBS.get(cmdlet[0]) == "publish":
+        return True
+    if program in ("npm", "yarn", "pnpm", "bun", "pip", "poetry", "uv") and sub in vocab.NOT_LOGIN_LEADS:
+        return False  # `npm install publish-helper`: a package's name
+    checks = (
+        program == "twine" and sub == "upload",
+        program in ("docker", "podman") and "--push" in part.args,  # buildx build --push
+        program in ("gh", "glab") and words[:2] == ("release", "create"),
+        program == "mvn" and "deploy" in words,
+        program == "goreleaser",
+        program == "nuget" and sub == "push",
+        sub == "publish" and program not in vocab.PLATFORMS and program != "func",
+        _publish_words(part),
+    )
+    return any(checks)
+
+
+def _ps_deploy(part: Simple) -> bool:
+    cmdlet = vocab.verb_noun(part.program)
+    if cmdlet is None:
+        return False
+    verb, noun = cmdlet
+    return (
+        vocab.PS_CMDLETS.get(part.program) == "deploy"
+        or vocab.PS_VERBS.get(verb) == "deploy"
+        or (verb in ("new", "start") and noun.endswith("deployment"))
+    )
 
 
 def _is_deploy(part: Simple) -> bool:
     program, sub, words = part.program, part.sub(), part.words
-    if _task(part) == "deploy" or (program in _PLATFORMS and _platform_deploy(words)):
+    if _task(part) == "deploy" or (program in vocab.PLATFORMS and targets.platform_deploy(words)):
         return True
     checks: tuple[Callable[[], bool], ...] = (
         lambda: (
-            program == "kubectl"
-            and sub in ("apply", "rollout", "set", "replace", "create", "scale")
+            program in vocab.ORCHESTRATORS
+            and sub in vocab.ORCHESTRATOR_DEPLOYS
             and not (sub == "rollout" and part.sub(1) in ("status", "history"))
+            and not (sub == "create" and part.sub(1) in ("token", "namespace"))
         ),
         lambda: program == "helm" and sub in ("install", "upgrade", "rollback"),
         lambda: program in ("terraform", "tofu") and sub in ("apply", "destroy"),
         lambda: program == "pulumi" and sub in ("up", "update"),
-        lambda: program in ("ansible-playbook", "argocd", "kamal", "dokku", "mina", "cap", "capistrano"),
-        lambda: program == "aws" and sub == "s3" and _uploads_to(words[1:], "s3://"),
+        lambda: program in vocab.DEPLOY_PROGRAMS,
+        lambda: program == "argocd" and sub == "app" and part.sub(1) == "sync",
+        lambda: program in vocab.CF_PROGRAMS and sub in vocab.CF_DEPLOYS,
+        lambda: (program, sub) in vocab.APPLY_PAIRS or (program, part.sub(1)) in vocab.APPLY_PAIRS,
+        lambda: program == "aws" and sub == "s3" and targets.uploads_to(words[1:], "s3://"),
         lambda: program == "aws" and sub == "cloudfront" and part.sub(1) == "create-invalidation",
         lambda: (
             program == "aws"
-            and sub in ("ecs", "lambda", "cloudformation", "elasticbeanstalk", "deploy", "amplify")
+            and sub
+            in ("ecs", "lambda", "cloudformation", "elasticbeanstalk", "deploy", "amplify", "apprunner")
             and part.sub(1).startswith(
                 ("update", "deploy", "create-deployment", "publish", "start-deployment")
             )
         ),
-        lambda: program == "gsutil" and _uploads_to(words, "gs://"),
-        lambda: program == "gcloud" and sub == "storage" and _uploads_to(words[1:], "gs://"),
-        lambda: program == "az" and any(w.startswith("deploy") for w in words[:4]),
-        lambda: program in ("rsync", "scp") and _remote_destination(part) is not None,
-        lambda: program == "git" and sub == "push" and part.sub(1) in _DEPLOY_REMOTES,
+        lambda: program == "gsutil" and targets.uploads_to(words, "gs://"),
+        # `az containerapp update --image ...`, `az webapp create ... --container-image-name`
+        lambda: (
+            program == "az"
+            and part.sub(1) in ("update", "up")
+            and any(a.startswith("--image") for a in part.args)
+        ),
+        lambda: (
+            program == "az"
+            and words[:3] in (("storage", "blob", "upload-batch"), ("storage", "blob", "sync"))
+        ),
+        lambda: program == "gcloud" and sub == "storage" and targets.uploads_to(words[1:], "gs://"),
+        lambda: (
+            program == "az"
+            and any(w.startswith("deploy") or w == "up" for w in words[:4])
+            and not {"list", "show", "validate", "what-if"} & set(words[:5])
+        ),
+        lambda: program in ("rsync", "scp", "pscp") and targets.remote_destination(part) is not None,
+        lambda: program == "git" and targets.deploy_remote(part),
         lambda: program == "docker" and words[:2] == ("stack", "deploy"),
-        lambda: program in ("docker", "podman") and _remote_compose_up(part),
-        lambda: _vercel_prod(part),
+        lambda: program in ("docker", "podman") and targets.remote_compose_up(part),
+        lambda: program == "dotnet" and sub == "publish" and targets.publish_profile(part),
+        lambda: (
+            program == "sqlpackage"
+            and any(re.match(r"^[/-]a(?:ction)?:publish$", a, re.I) for a in part.args)
+        ),
+        lambda: program == "winscp" and _winscp_upload(part),
+        lambda: program == "func" and "publish" in words[:3],
+        lambda: targets.unc_destination(part) or _ps_deploy(part) or targets.vercel_prod(part),
     )
     return any(check() for check in checks)
 
 
-def _platform_deploy(words: Sequence[str]) -> bool:
-    """`fly deploy`, `gcloud run deploy`, `wrangler publish`, `heroku container:release`,
-    `vercel --prod`, `railway up`: a hosting platform's deploy subcommand, or vercel's prod flag."""
-    return any(w.startswith(("deploy", "publish")) or w.endswith(":release") for w in words[:3]) or (
-        words[:1] == ("up",)
-    )
-
-
-def _vercel_prod(part: Simple) -> bool:
-    return part.program == "vercel" and "--prod" in part.args
-
-
-def _remote_compose_up(part: Simple) -> bool:
-    """`docker compose -H ssh://host up`: containers started on another machine (a deploy), not a
-    local dev stack."""
-    remote = any(a in ("-H", "--host", "--context") for a in part.args)
-    return remote and "up" in part.words and "compose" in part.words
+def _winscp_upload(part: Simple) -> bool:
+    """`winscp.com /command "open sftp://host/" "put dist\\*"`, or a script named for a deploy."""
+    commands_given = any(re.search(r"\b(?:put|synchronize remote)\b", a) for a in part.args)
+    return commands_given or any(task_kind(a.split("=", 1)[-1]) == "deploy" for a in part.args)
 
 
 def _is_build(part: Simple) -> bool:
     program, sub, words = part.program, part.sub(), part.words
     checks = (
-        program in _BUILD_PROGRAMS or _task(part) == "build",
+        program in vocab.BUILD_PROGRAMS and "--noEmit" not in part.args,  # `tsc --noEmit` only type-checks
+        _task(part) == "build" or vocab.PS_CMDLETS.get(program) == "build",
         program.startswith("python") and part.args[:2] == ("-m", "build"),
         program == "cmake" and "--build" in part.args,
         program in ("mvn", "sbt") and any(w in ("package", "install", "compile", "verify") for w in words),
-        program in ("docker", "podman") and words[:2] in (("compose", "build"), ("buildx", "build")),
+        program in ("docker", "podman")
+        and words[:2] in (("compose", "build"), ("buildx", "build"), ("image", "build"), ("buildx", "bake")),
+        program == "dotnet" and sub == "publish",
+        program == "devenv" and any(a.lower() in ("/build", "/rebuild") for a in part.args),
+        program == "nuget" and sub == "pack",
+        program == "az" and words[:2] == ("acr", "build"),
+        program in ("mix", "rebar3") and sub == "release",  # an OTP release is built, not shipped
+        program == "pip" and sub == "wheel",
+        program in ("electron-forge", "ng", "nx", "expo", "eas") and sub in ("make", "build", "package"),
         program in _BUILD_TOOLS and sub == "build",
+        _generic_sub(part, vocab.BUILD_SUBCOMMANDS),
     )
     return any(checks)
 
 
 def _is_db(part: Simple) -> bool:
-    if part.program in _DB_PROGRAMS:
-        return True
-    words = part.words
-    if part.program in ("gcloud", "az") and "connect" in words[:4]:
-        return any(w in ("sql", "postgres", "mysql", "redis") for w in words[:2])
-    return (
-        part.program in ("docker", "kubectl", "podman")
-        and part.sub() == "exec"
-        and any(w in _DB_PROGRAMS for w in words)
+    program, sub, words = part.program, part.sub(), part.words
+    cmdlet = vocab.verb_noun(program)
+    checks = (
+        program in vocab.DB_PROGRAMS or vocab.PS_CMDLETS.get(program) == "db_connect",
+        (program, sub) in vocab.DB_PAIRS and (program != "tsh" or part.sub(1) in ("connect", "login")),
+        program in ("fly", "flyctl")
+        and sub in ("postgres", "pg", "mpg", "redis")
+        and part.sub(1) == "connect",
+        program in ("gcloud", "az")
+        and "connect" in words[:4]
+        and any(w in ("sql", "postgres", "mysql", "redis") for w in words[:2]),
+        program == "gcloud" and words[:1] == ("spanner",) and "execute-sql" in words,
+        program == "aws" and sub in ("rds-data", "redshift-data") and part.sub(1) == "execute-statement",
+        # Invoke-Sqlcmd, Invoke-DbaQuery, Connect-DbaInstance
+        cmdlet is not None
+        and cmdlet[0] in ("invoke", "connect")
+        and bool(re.search(r"sql|dba|query", cmdlet[1])),
+        program in ("docker", "kubectl", "podman")
+        and sub == "exec"
+        and any(w in vocab.DB_PROGRAMS for w in words),
     )
+    return any(checks)
+
+
+def _logs_in(part: Simple) -> bool:
+    """`tsh login`, `sf org login web`, `sfdx auth:web:login`, `aws ecr get-login-password`,
+    `oci session authenticate`: a login word among a tool's first subcommands."""
+    words = [w.lower() for w in part.words[:3]]
+    for index, word in enumerate(words):
+        if index and words[index - 1] in vocab.NOT_LOGIN_LEADS:
+            return False
+        if (
+            set(word.split(":")) & vocab.LOGIN_WORDS
+            or word.endswith("-login")
+            or word.startswith("get-login")
+        ):
+            return True
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", word):
+            return False  # a path, a name or a value: what follows it is an argument too
+    return False
 
 
 def _is_auth(part: Simple) -> bool:
     program, sub, words = part.program, part.sub(), part.words
-    if program in ("ssh", "mosh", "sftp", "kinit"):
-        return bool(words) or program == "kinit"
+    if program in vocab.AUTH_PROGRAMS:
+        return bool(words) or program in ("kinit", "gimme-aws-creds", "assume", "mstsc", "putty")
+    pair = " ".join(words[:2]).lower()
+    cmdlet = vocab.verb_noun(program)
+    if program in ("scp", "pscp") and targets.remote_source(part):
+        return True  # a copy from another machine: a connection to it
     checks = (
-        program == "gcloud" and words[:2] == ("compute", "ssh"),
-        program in _LOGINS and any(w in ("login", "signin", "auth:login") for w in words[:2]),
-        program in _LOGINS and words[:2] == ("auth", "login"),
+        (program, sub) in vocab.AUTH_PAIRS or (program, pair) in vocab.AUTH_PAIRS,
         program == "gcloud" and sub == "auth" and part.sub(1) not in ("list", "revoke", "print-access-token"),
         program in ("gcloud", "az") and "get-credentials" in words[:4],
-        program == "aws" and words[:2] in (("sso", "login"), ("eks", "update-kubeconfig")),
-        program == "kubectl" and words[:2] == ("config", "use-context"),
+        program in ("kubectl", "oc") and words[:2] == ("config", "use-context"),
+        program == "invoke-command" and any(a.lower() in ("-computername", "-session") for a in part.args),
+        cmdlet is not None
+        and (vocab.PS_CMDLETS.get(program) == "auth" or vocab.PS_VERBS.get(cmdlet[0]) == "auth"),
+        program not in ("git", "hg", "svn") and _logs_in(part),  # `git checkout -b login` is a branch
     )
     return any(checks)
 
@@ -454,7 +534,7 @@ KINDS: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
 
 
 def kind_of(part: Simple) -> str | None:
-    if is_read(part):
+    if is_read(part) or is_rehearsal(part):
         return None
     return next((kind for kind, applies in KINDS if applies(part)), None)
 
@@ -478,58 +558,89 @@ def essential(command: str) -> str:
 
 # -- what it acts on ----------------------------------------------------------------------------
 
-_HOST = re.compile(r"^(?:[\w.+-]+@)?(?P<host>[A-Za-z0-9][\w.-]*)")
-
-
-def _flag_value(args: Sequence[str], flags: tuple[str, ...]) -> str | None:
-    for index, arg in enumerate(args):
-        for flag in flags:
-            if arg == flag and index + 1 < len(args):
-                return args[index + 1]
-            if flag.startswith("--") and arg.startswith(flag + "="):
-                return arg.split("=", 1)[1]
-    return None
-
-
-def _bucket(url: str) -> str:
-    return url.split("://", 1)[1].split("/", 1)[0]
+_REMOTE_SHELLS = frozenset({"ssh", "mosh", "sftp", "plink", "putty", "kitty", "psftp", "autossh"})
 
 
 def subject(command: str, kind: str) -> str | None:
     """What the command acts on, when its line says so plainly: the bucket an upload goes to, the
-    host a copy, a login or a database connection reaches. None: the command itself is the subject."""
+    host a copy, a login or a database connection reaches, the realm a Kerberos login joins.
+    None: the command itself is the subject."""
     for part in parts(command):
-        if kind_of(part) != kind:
-            continue
-        words = part.words
-        if kind == "deploy" and words and words[-1].startswith(("s3://", "gs://")):
-            return _bucket(words[-1])
-        if kind == "deploy" and part.program in ("rsync", "scp"):
-            remote = _remote_destination(part) or ""
-            host = _HOST.match(remote)
-            return host.group("host") if host else None
-        if kind == "auth" and part.program in ("ssh", "mosh", "sftp"):
-            login = _login_host(part)
-            host = _HOST.match(login) if login else None
-            return host.group("host") if host else None
-        if kind == "db_connect":
-            return _flag_value(part.args, ("-h", "--host", "-H", "-S", "--server"))
+        if kind_of(part) == kind:
+            return _part_subject(part, kind)
     return None
 
 
+def _part_subject(part: Simple, kind: str) -> str | None:
+    program, words = part.program, part.words
+    if kind == "deploy" and words and words[-1].startswith(("s3://", "gs://")):
+        return targets.bucket(words[-1])
+    if kind == "deploy" and program in ("rsync", "scp", "pscp"):
+        return targets.host(targets.remote_destination(part))
+    if kind == "db_connect":
+        flags = ("-h", "--host", "-H", "-S", "--server", "-ServerInstance", "-SqlInstance")
+        return targets.flag_value(part.args, flags if program != "sqlplus" else ())
+    return _auth_subject(part) if kind == "auth" else None
+
+
+def _auth_subject(part: Simple) -> str | None:
+    """The host a remote shell or a copy reaches, the realm of a Kerberos login, the server a CLI
+    login names."""
+    program = part.program
+    if program == "kinit":
+        return next((a.rsplit("@", 1)[1] for a in part.args if "@" in a and not a.startswith("-")), None)
+    if program in ("scp", "pscp") or program in _REMOTE_SHELLS:
+        remote = targets.remote_source(part) if program in ("scp", "pscp") else None
+        return targets.host(remote or (targets.login_host(part) if program in _REMOTE_SHELLS else None))
+    return _login_server(part)
+
+
+_SERVER_FLAGS = ("--server", "--proxy", "-a", "--api", "--url", "--host", "-Server", "-Url", "--hostname")
+
+
+def _login_server(part: Simple) -> str | None:
+    """The server a CLI login reaches, when the line names it by URL: `oc login --server=https://api
+    .ocp:6443`, `cf login -a https://api.cf.example.com`, `tsh login --proxy=teleport.example.com`."""
+    value = targets.flag_value(part.args, _SERVER_FLAGS) or next((w for w in part.words if "://" in w), None)
+    if value is None or not re.match(r"^(?:[a-z][\w+.-]*://)?[A-Za-z0-9][\w.-]*\.[A-Za-z]", value):
+        return None
+    return targets.host(value.split("://", 1)[-1])
+
+
 _LOGIN_AT = re.compile(r"(?<![\w/:.@-])([\w.+-]+)@([A-Za-z0-9][\w.-]*[A-Za-z0-9])(?=\s|$)")
-#: How each ssh-family program takes a login name apart from the host, equivalently.
+#: How each ssh-family program (and a few others) takes a login name apart from the host, equivalently.
 _LOGIN_FORMS = {
-    "ssh": "-l {user} {host}",
+    **dict.fromkeys(vocab.DASH_L_LOGINS, "-l {user} {host}"),
+    "tsh": "-l {user} {host}",
     "sftp": "-o User={user} {host}",
     "mosh": "--ssh='ssh -l {user}' {host}",
+    "mysqlsh": "--user={user} --host={host}",
+    "sqlplus": "{user}@//{host}",  # EZConnect: `user@//host` is `user@host`
 }
+_PRINCIPAL = re.compile(r"(\bkinit\b[^|;&]*?\s)([^\s@-][^\s@]*)@[A-Za-z0-9][\w.-]*(?=\s|$)")
+# `aws ecr get-login-password --region X`: the options move before the service, where the CLI
+# takes them as well, so that no option reads as the value of "password".
+_AWS_PASSWORD = re.compile(r"\baws\s+([\w-]+)\s+(get-login-password)((?:\s+--(?:region|profile)[= ]\S+)+)")
+
+
+# `oc login --token=$OC_TOKEN --server=URL`: a flag that takes a secret by reference goes last, where
+# no other option follows it to be read as the secret's value.
+_REFERENCE_LAST = re.compile(
+    r"(\s--?[\w-]*(?:token|password|secret|apikey|api-key)[\w-]*[= ][\"']?\$\{?[\w:]+\}?[\"']?)"
+    r"((?:\s+[^|;&\s]+)+)$",
+    re.IGNORECASE,
+)
 
 
 def ssh_login_form(command: str) -> str:
-    """`ssh ops@bastion` written `ssh -l ops bastion` (the same login; `-o User=` for sftp,
-    `--ssh='ssh -l ..'` for mosh): a login name at a host is not an e-mail address, but it has the
-    shape of one, and the no-store rule refuses those."""
+    """The command spelt equivalently without shapes the no-store rule refuses in a login: `ssh
+    ops@bastion` as `ssh -l ops bastion` (`-o User=` for sftp, `--ssh='ssh -l ..'` for mosh, `-l`
+    for PuTTY's tools, `--user= --host=` for mysqlsh, EZConnect for sqlplus), `kinit jdoe@REALM` as
+    `kinit jdoe` (the realm is the subject), `aws ecr get-login-password --region X` as `aws --region
+    X ecr get-login-password`. A login name at a host is not an e-mail address, but has its shape."""
+    command = _PRINCIPAL.sub(lambda m: m[1] + m[2], command)
+    command = _AWS_PASSWORD.sub(lambda m: f"aws{m[3]} {m[1]} {m[2]}", command)
+    command = _REFERENCE_LAST.sub(lambda m: m[2] + m[1], command)
     forms = {_LOGIN_FORMS.get(p.program) for p in parts(command)} - {None}
     if len(forms) != 1:
         return command  # no ssh-family program, or several that spell a login differently
@@ -537,41 +648,14 @@ def ssh_login_form(command: str) -> str:
     return _LOGIN_AT.sub(lambda m: form.format(user=m[1], host=m[2]), command)
 
 
-# -- credentials on a command line ----------------------------------------------------------------
-
-SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "secret:inline_env",
-        re.compile(
-            r"\b[A-Z_]*(?:PASSWORD|PASSWD|PASS|PWD|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY|AUTH|CREDENTIALS?)"
-            r"=\S+",
-            re.IGNORECASE,
-        ),
-    ),
-    (
-        "secret:password_flag",
-        re.compile(
-            r"(?:^|\s)--?(?:password|passwd|pass|token|secret|api-key|apikey|client-secret|auth-token|"
-            r"access-token|private-key-password|key-password)(?:=|\s+)\S+",
-            re.IGNORECASE,
-        ),
-    ),
-    # -p glued to its value is a password for MySQL's tools (a lone -p makes them prompt)
-    ("secret:password_flag", re.compile(r"\b(?:mysql|mariadb|mysqldump|mysqladmin)\b.*\s-p(?=[^\s`])\S+")),
-    ("secret:password_flag", re.compile(r"\b(?:sqlcmd|bcp|osql)\b.*\s-P\s*(?=[^\s`])\S+")),
-    ("secret:password_flag", re.compile(r"\b(?:redis-cli\b.*\s-a|sshpass\s+-p|htpasswd\s+-b\S*)\s+\S+")),
-    ("secret:password_flag", re.compile(r"\b(?:docker|podman|az|oc)\s+login\b.*\s-p\s*\S+")),
-    ("secret:basic_auth", re.compile(r"\s(?:-u|--user)\s+[^\s:/]+:(?!//)[^\s`]+")),
-    ("secret:auth_header", re.compile(r"\bauthorization\s*:\s*\S+", re.IGNORECASE)),
-    ("secret:auth_header", re.compile(r"\b(?:x-api-key|api-key|private-token)\s*:\s*\S+", re.IGNORECASE)),
-    ("secret:literal", re.compile(r"--from-literal=\S*(?:pass|token|secret|key)\S*=\S+", re.IGNORECASE)),
-    ("secret:configure", re.compile(r"\baws\s+configure\s+set\s+\S*(?:secret|token|key)\S*\s+\S+", re.I)),
-    ("secret:token_arg", re.compile(r"\b(?:vault|gh|npm|heroku)\s+(?:login|auth)\s+(?!-)[\w.-]{12,}")),
-    ("secret:auth_token", re.compile(r"_authToken=\S+|:_password=\S+", re.IGNORECASE)),
-    ("secret:pass_arg", re.compile(r"-pass(?:in|out)?\s+pass:\S+", re.IGNORECASE)),
-)
-
-
-def secret_reason(text: str) -> str | None:
-    """The reason code of the first credential shape found on a command line, or None."""
-    return next((reason for reason, pattern in SECRET_FLAGS if pattern.search(text)), None)
+__all__ = [
+    "SECRET_FLAGS",
+    "VALUED_FLAGS",
+    "Simple",
+    "command_kind",
+    "essential",
+    "is_trivial",
+    "secret_reason",
+    "ssh_login_form",
+    "subject",
+]

@@ -1,0 +1,166 @@
+"""Standing instructions stated as obligations rather than imperatives: "Commits must always be
+signed", "You have to run the linter before every push", "Standing rule: no force pushes",
+"PRs need to be reviewed by two people", "From this point forward, answer in English". Pure
+patterns; `memoryos.policies.capture.imperative` asks `obligation()` after its own imperative table.
+
+An obligation is a rule only when it is general: said to the agent (you, we), about a class of
+things (plural or quantified: commits, every PR, all migrations), or with a marker of permanence.
+"It has to be the DNS", "The build must be broken", "I have to leave early" state a guess or a
+speaker's own errand, not a rule; questions and one-offs are refused before this is asked.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FLAGS = re.IGNORECASE
+
+#: Words that make a sentence about every occasion, not this one.
+_GENERAL = re.compile(
+    r"\b(?:always|never|every|each|all|any|whenever|unless|only|at all times|without exception|"
+    r"no exceptions|by default|under no circumstances|in no case|ever)\b",
+    _FLAGS,
+)
+#: Anywhere in the sentence: the order is a standing one, whatever its grammar.
+_PERMANENT = re.compile(
+    r"\b(?:standing|house|hard|golden|ground|team|firm|strict|permanent|general|non-negotiable)\s+"
+    r"(?:rule|order|instruction|policy|requirement|convention)s?\b"
+    r"|\b(?:moving forward|from this point(?: on| forward|onwards?)?|from here on(?: out)?|"
+    r"from here onwards?|"
+    r"from today(?: on| onwards?)?|hereafter|until further notice|until (?:i|we) say otherwise|"
+    r"until told otherwise|in (?:all )?future (?:sessions|work|changes|commits|prs|runs|deploys)|"
+    r"for all future|at all times|without exception|under no circumstances|as a (?:standing )?rule|"
+    r"as (?:a matter of )?policy|make it a (?:rule|habit)|get in the habit of|"
+    r"(?:our|the|my|team|house) (?:rule|policy|convention) is|it(?:'s| is) (?:a|our) rule)\b"
+    r"|\bwhenever (?:you|we)\b"
+    r"|\bi (?:want|need|expect|would like|'d like) you to (?:always|never)\b",
+    _FLAGS,
+)
+_MODAL = (
+    r"(?:must|shall|has to|have to|needs? to|is required to|are required to|is expected to|"
+    r"are expected to|is to|are to|ought to|got to|should)"
+)
+#: "must always", "should never", "has to only", "must not", "may never", "shall not".
+_MODAL_GENERAL = re.compile(
+    # "should always have done" looks back: a regret, not an order
+    rf"\b(?:{_MODAL}\s+(?:always|never|only)(?!\s+(?:have|been)\b)|(?:always|never)\s+(?:has|have|needs?) to|"
+    r"(?:must|shall) not(?!\s+have\b)|mustn['’]t(?!\s+have\b)|may never|may not ever|"
+    # French, German, Spanish: "il faut toujours", "muss immer", "darf nie", "hay que siempre"
+    r"il (?:faut|ne faut) (?:toujours|jamais|pas)|(?:muss|müssen|musst) (?:immer|stets)|"
+    r"(?:darf|dürfen|darfst) (?:nie|niemals|nicht)|(?:hay que|tienes? que|debes?|deben) (?:siempre|nunca))\b",
+    _FLAGS,
+)
+#: Forbidden, required, not allowed: "Force pushes to main are not allowed."
+_STATUS = re.compile(
+    r"\b(?:is|are)\s+(?:not\s+)?(?:allowed|permitted|forbidden|prohibited|mandatory|required|"
+    r"off[- ]limits|banned)\b|\b(?:isn['’]t|aren['’]t)\s+(?:allowed|permitted)\b",
+    _FLAGS,
+)
+_PRONOUNS = frozenset("it that this there he she they i which what who things stuff people someone".split())
+_DETERMINERS = frozenset("the those these our my your their his her some its".split())
+#: A time that makes an obligation a task for now: "The servers need to be patched tonight".
+_ONE_OFF_TIME = re.compile(
+    r"\b(?:tonight|today|tomorrow|this (?:week|morning|afternoon|evening|sprint)|asap|right away|"
+    r"at some point|eventually|soon|later|next week|by (?:monday|tuesday|wednesday|thursday|friday|eod))\b",
+    _FLAGS,
+)
+_DETERMINER_WORDS = frozenset("a an the at one no some proper".split())
+_AGENT = re.compile(
+    rf"^(?:you|we|the (?:agent|assistant|bot|team)|everyone|everybody)\s+(?:\w+\s+)?(?P<modal>{_MODAL})\s+"
+    r"(?:(?:always|never|also|really|just)\s+)?(?P<verb>\w+)(?:\s+(?P<next>\w+))?",
+    _FLAGS,
+)
+_SUBJECT = re.compile(
+    rf"^(?P<subject>(?:[\w`'./@#-]+\s+){{0,4}}?)(?P<modal>{_MODAL})\s+(?P<verb>\w+)(?:\s+(?P<next>\w+))?",
+    _FLAGS,
+)
+_EPISTEMIC = frozenset({"be", "have", "mean", "do"})  # "must be broken", "has to do with"
+_STRONG = re.compile(
+    r"^(?:must|shall|is required to|are required to|is expected to|are expected to|is to|are to)$", _FLAGS
+)
+#: What makes a weak "you have to" / "we need to" a rule: a condition or a scope.
+_CONDITION = re.compile(
+    r"\b(?:before|after|when|whenever|if|unless|once)\b|\bin (?:this|the|our|every|each|any) "
+    r"(?:repo|repository|project|codebase|monorepo|team|org|organisation|organization|company|service)\b",
+    _FLAGS,
+)
+_PASSIVE_PURPOSE = re.compile(r"\b(?:by|in|with|using|via|through|before|after|on|against|from|to)\b", _FLAGS)
+
+
+def _subject_general(subject: str) -> bool:
+    """A class of things ("commits", "all PRs", "new endpoints", "`main`"), not one pronoun and
+    not particular things ("the servers", "those tests", "our users": these ones, this time)."""
+    words = re.split(r"\s+(?:to|in|on|of|for|from|with|into|at)\s+", subject.strip(), maxsplit=1)[0].split()
+    if not words or words[0].lower() in _PRONOUNS or words[-1].lower() in _PRONOUNS:
+        return False
+    if words[0].lower() in ("all", "every", "each", "any", "no", "new"):
+        return True
+    if words[0].lower() in _DETERMINERS:
+        return False
+    last = words[-1].strip("`'\"")
+    return (last.lower().endswith("s") and not last.lower().endswith("ss")) or bool(
+        re.search(r"[`/_.]", last)
+    )
+
+
+def _epistemic(verb: str, after: str | None) -> bool:
+    """ "must be", "has to do with", "must have been": a guess about what is, not what to do
+    ("need to have a test" is an obligation: `have` then an object, not a participle)."""
+    verb, after = verb.lower(), (after or "").lower()
+    if verb == "have":  # "need to have a test" (an object follows); "must have misread" (a guess)
+        return after not in _DETERMINER_WORDS and not after.endswith("s")
+    return verb in _EPISTEMIC
+
+
+def obligation(text: str) -> bool:
+    """True when `text` states a standing obligation (see the module's docstring)."""
+    if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
+        return True
+    if _ONE_OFF_TIME.search(text):
+        return False
+    general = bool(_GENERAL.search(text))
+    agent = _AGENT.search(text)
+    if agent:
+        if _epistemic(agent["verb"], agent["next"]):
+            return general and agent["verb"].lower() != "have"  # "should always have done": a regret
+        return general or bool(_STRONG.match(agent["modal"]) or _CONDITION.search(text))
+    first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
+    said = _SUBJECT.search(text)
+    if said is None:
+        return _forbidden_or_required(text, general)
+    return first not in _PRONOUNS and _said_of_a_class(said, text, general)
+
+
+def _forbidden_or_required(text: str, general: bool) -> bool:
+    """ "Force pushes to main are not allowed": a status said of a class of things."""
+    status = _STATUS.search(text)
+    if status is None:
+        return False
+    return general or _subject_general(re.sub(r"['’]s$", "", text[: status.start()]))
+
+
+def _said_of_a_class(said: re.Match[str], text: str, general: bool) -> bool:
+    """ "Commits have to be signed", "Migrations must be reviewed by a DBA": a modal about a class
+    of things; "The build must be broken" (a participle, but no class, no agent) is a guess."""
+    verb = said["verb"].lower()
+    if not _epistemic(verb, said["next"]):
+        return general or _subject_general(said["subject"])
+    passive = verb == "be" and bool(re.search(r"(?:ed|en)$", said["next"] or ""))
+    purpose = bool(_PASSIVE_PURPOSE.search(text[said.end() :]))
+    return passive and (general or _subject_general(said["subject"]) or purpose)
+
+
+_REQUEST = re.compile(r"^(?:(?:can|could|would|will) you|please)\b", _FLAGS)
+_ONE_OFF = re.compile(
+    r"\b(?:for now|just this once|this (?:one )?time|right now|for today|today only|for the moment)\b", _FLAGS
+)
+
+
+def standing_request(text: str) -> bool:
+    """A request put as a question that still sets a standing order: "From now on, could you answer
+    in English?", "Going forward, can you always run the linter?"."""
+    marked = _PERMANENT.search(text) or re.search(
+        r"\b(?:from now on|going forward|henceforth)\b", text, _FLAGS
+    )
+    request = _REQUEST.search(text) or re.search(r",\s*(?:can|could|would|will) you\b", text, _FLAGS)
+    return bool(marked and request and text.rstrip().endswith("?") and not _ONE_OFF.search(text))

@@ -1,0 +1,179 @@
+"""How a simple command's words reach the program that does the work: wrappers taken off (sudo,
+env, `VAR=value`, npx, `poetry run`, `op run --`, `timeout 60`, `docker compose run app`, `kubectl
+exec pod --`, PowerShell's `&` call operator), and Windows paths read as paths. Pure functions over
+the tables of `commands_vocab`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoryos.policies import commands_vocab as vocab
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# `&` is PowerShell's call operator and `.` its dot-sourcing; `call` is cmd's.
+WRAPPERS = frozenset(
+    {"sudo", "env", "time", "nohup", "command", "exec", "doas", "nice", "caffeinate", "&", ".", "call"}
+)
+_WRAPPER_VALUED = frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-n"})
+EXECUTORS = frozenset({"npx", "pnpx", "bunx"})  # always start the program named next
+RUNNERS = frozenset(
+    {"poetry", "pipenv", "uv", "pdm", "rye", "bundle", "conda", "hatch", "pixi"}
+)  # with `run`
+PY_TOOLS = frozenset({"pytest", "unittest", "build", "tox", "nox", "doctest", "nose2", "green"})
+#: What `poetry run test` runs is the project's `test` script, not the shell's `test` builtin.
+_TASK_NAMES = frozenset("test tests build deploy release publish lint check e2e".split())
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "pwsh", "powershell", "cmd"})
+_SHELL_COMMAND = frozenset({"-c", "-lc", "-ic", "-command", "/c", "/k", "/s/c", "-encodedcommand"})
+#: Interpreters whose first argument, when it is a file, is the script that does the work.
+INTERPRETERS = frozenset({"python", "python3", "py", "node", "ruby", "php", "perl", "deno", "bun"})
+_SCRIPT_FILE = re.compile(r"[/\\]|\.(?:sh|bash|zsh|ps1|psm1|bat|cmd|py|js|mjs|cjs|ts|rb|php|pl)$", re.I)
+
+_UNC = re.compile(r"(?<![\w\\])\\\\(?=\w)")
+_BACKSLASH = re.compile(r"\\(?=[A-Za-z0-9_.\-])")
+
+
+def windows_paths(part: str) -> str:
+    r"""`C:\tools\x.exe`, `.\build.ps1` and `\\server\share` with forward slashes: a POSIX reading
+    of the line would take each backslash for an escape and glue the path's parts together.
+    `\"`, `\$` and `\ ` stay escapes."""
+    return _BACKSLASH.sub("/", _UNC.sub("//", part))
+
+
+def base(word: str) -> str:
+    """A program's name: its path's last part, lower case, without `.exe`/`.cmd`/`.bat`/`.com`."""
+    name = re.split(r"[/\\]", word)[-1].lower()
+    return re.sub(r"\.(?:exe|cmd|bat|com)$", "", name)
+
+
+def _skip_options(words: Sequence[str], valued: frozenset[str]) -> int:
+    """The index of the first word after the options (and `--`) at the start of `words`."""
+    index = 0
+    while index < len(words) and (words[index].startswith("-") or _ASSIGNMENT.match(words[index])):
+        if words[index] == "--":
+            return index + 1
+        index += 2 if words[index] in valued and "=" not in words[index] else 1
+    return index
+
+
+def _after_dashdash(words: Sequence[str]) -> list[str] | None:
+    return list(words[words.index("--") + 1 :]) if "--" in words else None
+
+
+def _leading_wrappers(words: list[str]) -> list[str]:
+    """Without sudo (and its options), env, VAR=value: `sudo -u deploy ./release.sh` runs release.sh."""
+    wrapped = False
+    while words and (words[0] in WRAPPERS or _ASSIGNMENT.match(words[0]) or words[0].startswith("-")):
+        if wrapped and words[0] in _WRAPPER_VALUED and len(words) > 1:
+            words = words[1:]
+        wrapped = wrapped or words[0] in WRAPPERS
+        words = words[1:]
+    return words
+
+
+def _container_inner(words: list[str]) -> list[str] | None:
+    """The command run inside a container or pod, or None when only the container is started
+    (`docker run -d nginx` starts a service; `docker compose run --rm app make build` builds)."""
+    program = base(words[0])
+    rest = words[1:]
+    if program in ("kubectl", "oc") and rest[:1] == ["exec"]:
+        return _after_dashdash(rest)
+    if program not in vocab.CONTAINER_TOOLS:
+        return None
+    start = _skip_options(rest, vocab.CONTAINER_VALUED)
+    subs = rest[start : start + 2]
+    if program.endswith("compose") and subs[:1] in (["run"], ["exec"]):
+        rest = rest[start + 1 :]
+    elif subs in (["compose", "run"], ["compose", "exec"], ["container", "run"], ["container", "exec"]):
+        rest = rest[start + 2 :]
+        if subs[0] == "compose":
+            rest = rest[_skip_options(rest, vocab.CONTAINER_VALUED) :]
+            rest = rest[1:] if rest[:1] in (["run"], ["exec"]) else rest
+    elif subs[:1] in (["run"], ["exec"]):
+        rest = rest[start + 1 :]
+    else:
+        return None
+    rest = rest[_skip_options(rest, vocab.CONTAINER_VALUED) :]
+    inner = rest[1:]  # after the image, container or service
+    return inner or None
+
+
+def _nix_inner(program: str, rest: list[str]) -> list[str] | None:
+    """`nix develop -c make`, `nix shell nixpkgs#go -c go build`, `nix-shell --run "make test"`."""
+    if program == "nix" and rest[:1] in (["develop"], ["shell"]):
+        marks = [i for i, w in enumerate(rest) if w in ("-c", "--command")]
+        return rest[marks[0] + 1 :] if marks else None
+    if program == "nix-shell" and "--run" in rest:
+        return rest[rest.index("--run") + 1 :][:1] or None
+    return None
+
+
+def _runner_inner(words: list[str]) -> list[str] | None:
+    """The command a runner starts: `op run -- X`, `timeout 60 X`, `pipx run X`, `nix develop -c X`."""
+    program, rest = base(words[0]), words[1:]
+    if program in vocab.DASHDASH_RUNNERS:
+        return _after_dashdash(rest)
+    if program in vocab.POSITIONAL_RUNNERS:
+        start = _skip_options(rest, vocab.RUNNER_VALUED) + vocab.POSITIONAL_RUNNERS[program]
+        return rest[start:] or None
+    if program in ("nix", "nix-shell"):
+        return _nix_inner(program, rest)
+    skip = vocab.SUB_RUNNERS.get((program, rest[0].lower() if rest else ""))
+    if skip is None or skip == -2:
+        return None
+    if skip == -1:
+        return rest  # `ibmcloud cf push`: a cf command
+    after = rest[1:]
+    start = _skip_options(after, vocab.RUNNER_VALUED) + skip
+    return after[start:] or None
+
+
+def _unwrap_once(words: list[str]) -> list[str]:
+    words = _leading_wrappers(words)
+    if not words:
+        return words
+    program = base(words[0])
+    if len(words) > 1 and program in EXECUTORS:
+        return words[1 + _skip_options(words[1:], frozenset({"-p", "--package"})) :] or words
+    if len(words) > 1 and program in ("yarn", "pnpm", "bun") and words[1].lower() in vocab.JS_BINARIES:
+        return words[1:]
+    if len(words) > 2 and program in RUNNERS and words[1] in ("run", "exec", "x"):
+        return words if re.split(r"[:_-]", words[2])[0] in _TASK_NAMES else words[2:]
+    if len(words) > 2 and program.startswith("python") and words[1] == "-m" and words[2] not in PY_TOOLS:
+        return words[2:]  # `python -m twine upload` is twine's
+    inner = _container_inner(words) or _runner_inner(words)
+    return inner if inner else words
+
+
+def unwrap(words: list[str]) -> list[str]:
+    """The words of the program that does the work, wrappers taken off (a few layers at most:
+    `sudo -E op run -- poetry run pytest` is pytest)."""
+    for _ in range(6):
+        unwrapped = _unwrap_once(words)
+        if unwrapped == words:
+            break
+        words = unwrapped
+    return words
+
+
+def shell_payload(words: Sequence[str]) -> str | list[str] | None:
+    """What a shell or an interpreter runs: the command string of `bash -lc '...'`, `cmd /c "..."`,
+    `pwsh -Command "..."` (to read again), or the words of the script it is given (`bash deploy.sh`,
+    `powershell -ExecutionPolicy Bypass -File .\\deploy.ps1`, `python scripts/run_tests.py`)."""
+    if not words:
+        return None
+    program = base(words[0])
+    if program in SHELLS:
+        lowered = [w.lower() for w in words]
+        for mark in _SHELL_COMMAND:
+            if mark in lowered[1:]:
+                rest = words[lowered.index(mark) + 1 :]
+                return " ".join(rest) if rest else None
+        if "-file" in lowered[1:]:
+            return list(words[lowered.index("-file") + 1 :]) or None
+    if program in SHELLS or program in INTERPRETERS:
+        start = 1 + _skip_options(words[1:], frozenset({"-executionpolicy", "-ExecutionPolicy"}))
+        if start < len(words) and _SCRIPT_FILE.search(words[start]):
+            return list(words[start:])
+    return None
