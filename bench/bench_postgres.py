@@ -304,11 +304,36 @@ def run_remember(args: argparse.Namespace, results: dict[str, Any]) -> None:
     results["flatness"] = results["remember"][largest]["ours_us"] / results["remember"][smallest]["ours_us"]
 
 
+@contextmanager
+def recall_database(args: argparse.Namespace) -> Iterator[str]:
+    """A new database for the recall corpus, or --recall-db: kept, and filled only when empty (the
+    fill of 100k pages takes minutes; a database filled by an older memoryos gets its migrations)."""
+    if not args.recall_db:
+        with database(args.db) as url:
+            yield url
+        return
+    with psycopg.connect(args.db, autocommit=True) as conn:
+        name = urlsplit(args.recall_db).path.lstrip("/")
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    yield args.recall_db
+
+
+def recall_pages(url: str) -> int:
+    with psycopg.connect(url) as conn:
+        return int(conn.execute("SELECT count(*) FROM units WHERE tier = 'mtm'").fetchone()[0])
+
+
 def run_recall(args: argparse.Namespace, results: dict[str, Any]) -> None:
     rng = random.Random(11)
-    with database(args.db) as url:
+    with recall_database(args) as url:
         mem = open_store(url)
-        fill(mem, args.recall_size, [memoryos.Scope(user="recall-user", assistant="bench")], random.Random(3))
+        stored = recall_pages(url)
+        if stored not in (0, args.recall_size):
+            raise SystemExit(f"--recall-db holds {stored:,} pages, not --recall-size {args.recall_size:,}")
+        if stored == 0:
+            scopes = [memoryos.Scope(user="recall-user", assistant="bench")]
+            fill(mem, args.recall_size, scopes, random.Random(3))
         raw = raw_connection(url)
         raw_search_table(raw)
         results["recall"] = {
@@ -444,6 +469,9 @@ def main() -> None:
     )
     parser.add_argument("--sizes", default="10000,100000", help="stored-turn counts for remember()")
     parser.add_argument("--recall-size", type=int, default=100_000, help="pages of the recall corpus")
+    parser.add_argument(
+        "--recall-db", default="", help="a database URL for the recall corpus, kept and reused (filled once)"
+    )
     parser.add_argument("--runs", type=int, default=3, help="repetitions (medians are reported)")
     parser.add_argument("--samples", type=int, default=200, help="operations timed per run")
     parser.add_argument("--writers", type=int, default=8, help="writer processes of the scale-out")

@@ -12,6 +12,15 @@ so when the `wanted`-th best partial score beats the light terms' total bound, o
 partial score comes within that bound of it can reach the top. Their full scores are the same sum
 over the same postings as the plain ranking, so the ids, order and scores are those of `ranking`;
 when the bound does not hold (or the query has no light term) the plain ranking runs instead.
+
+Two common terms (a topic and a word a fifth of the pages have) leave no light term, and the plain
+ranking sums both terms' postings for tens of thousands of documents. `_both` (a top-k with a
+threshold) ranks first only the documents holding both terms, read from the covering postings
+index in doc order (a merge, no aggregation): their `wanted`-th best score is a threshold no
+document of the top can be below. Each term row keeps the largest tf and the shortest length of
+its postings (migration 0007), so a document holding one term only scores at most that term's
+bound; when the threshold beats both bounds, the top is the intersection's, with the same scores
+(the same two-term float sum) and order. Otherwise the plain ranking runs.
 """
 
 from __future__ import annotations
@@ -77,10 +86,53 @@ def _pruned(token: str, plan: SearchPlan, light: set[str], wanted: int) -> tuple
     return sql, [*weights, *bm25, token, wanted - 1, bound, bound, *bm25, token, wanted]
 
 
+def _term_bm25(alias: str) -> str:
+    return f"? * {alias}.tf * (? + 1.0) / ({alias}.tf + ? * (1.0 - ? + ? * {alias}.length / ?))"
+
+
+def _both(token: str, plan: SearchPlan, wanted: int) -> tuple[str, list[object]]:
+    """The plain ranking's best `wanted` (doc, score) when the documents holding both terms hold
+    all of them (the threshold beats each term's bound alone), else none."""
+    (first, w1), (second, w2) = sorted(plan.weights.items())
+    k1, b, avg = plan.k1, plan.b, plan.average_length
+    sql = (
+        "WITH q (term, weight) AS (VALUES (?, ?), (?, ?)),"
+        " bound AS (SELECT max(q.weight * t.max_tf * (? + 1.0)"
+        " / (t.max_tf + ? * (1.0 - ? + ? * t.min_length / ?))) AS score"
+        " FROM q JOIN search_terms t ON t.scope_token = ? AND t.term = q.term),"
+        f" top AS (SELECT x.doc, {_term_bm25('x')} + {_term_bm25('y')} AS score"
+        " FROM search_postings x JOIN search_postings y"
+        " ON y.scope_token = ? AND y.term = ? AND y.doc = x.doc"
+        " WHERE x.scope_token = ? AND x.term = ? ORDER BY score DESC, x.doc DESC LIMIT ?),"
+        " cut AS (SELECT min(score) AS score, count(*) AS n FROM top)"
+        " SELECT top.doc, top.score FROM top, cut, bound WHERE cut.n = ? AND cut.score > bound.score + ?"
+    )
+    params: list[object] = [first, w1, second, w2, k1, k1, b, b, avg, token]
+    params += [w1, k1, k1, b, b, avg, w2, k1, k1, b, b, avg, token, second, token, first, wanted]
+    return sql, [*params, wanted, _MARGIN]
+
+
+def _strategies(plan: SearchPlan) -> list[str]:
+    """The rankings to try in turn, the plain one last (it always answers)."""
+    if light_terms(plan):
+        return ["light", "plain"]
+    if len(plan.weights) == _TERMS and min(plan.weights.values()) >= 0:
+        return ["both", "plain"]
+    return ["plain"]
+
+
+def _best(plan: SearchPlan, token: str, wanted: int, strategy: str) -> tuple[str, list[object]]:
+    if strategy == "light":
+        return _pruned(token, plan, light_terms(plan), wanted)
+    if strategy == "both":
+        return _both(token, plan, wanted)
+    return ranking(token, plan, wanted)
+
+
 def _ranked_units(
-    plan: SearchPlan, token: str, as_of: int, wanted: int, light: set[str] | None = None
+    plan: SearchPlan, token: str, as_of: int, wanted: int, strategy: str = "plain"
 ) -> tuple[str, list[object]]:
-    best, params = _pruned(token, plan, light, wanted) if light else ranking(token, plan, wanted)
+    best, params = _best(plan, token, wanted, strategy)
     sql = (
         f"SELECT b.doc, b.score, {_UNIT} FROM ({best}) AS b LEFT JOIN units u ON u.rowid = b.doc"
         " AND u.status IN ('active', 'stale') AND u.valid_from <= ?"
@@ -106,12 +158,12 @@ class PostgresSearch(SearchIndex):
             return []
         token = scope_token(user, assistant)
         wanted = max(2 * limit, 16)
-        light = light_terms(plan)
         with self._reader() as conn:
             while True:
-                rows = conn.execute(*_ranked_units(plan, token, as_of, wanted, light)).fetchall()
-                if light and len(rows) < wanted:  # the bound did not hold: no pruning
-                    rows = conn.execute(*_ranked_units(plan, token, as_of, wanted)).fetchall()
+                for strategy in _strategies(plan):
+                    rows = conn.execute(*_ranked_units(plan, token, as_of, wanted, strategy)).fetchall()
+                    if len(rows) == wanted:  # else the bound did not hold, or all are there
+                        break
                 valid = [Hit(unit_of_row(r[2:]), float(r[1])) for r in rows if r[2] is not None]
                 if len(valid) >= limit or len(rows) < wanted:
                     return valid[:limit]
