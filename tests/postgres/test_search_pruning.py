@@ -69,11 +69,14 @@ def test_a_rare_term_in_too_few_documents_falls_back_to_the_plain_ranking(mem: m
     assert [(h.unit.rowid, h.score) for h in hits] == plain
 
 
-def _both(mem: memoryos.Memory, query: str, limit: int) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+Ranked = list[tuple[int, float]]
+
+
+def _both(mem: memoryos.Memory, query: str, limit: int) -> tuple[Ranked, Ranked]:
     """What the intersection ranking alone answers, and the plain ranking's best `wanted`."""
     sk = mem._scopes(SCOPE)
     plan = mem.retriever.plan(sk, query)
-    assert plan is not None and _strategies(plan) == ["both", "plain"]
+    assert plan is not None and _strategies(plan)[0] == "both"
     wanted, token = max(2 * limit, 16), scope_token(sk.user, sk.assistant)
     with mem.store._reader() as conn:  # type: ignore[attr-defined]
         rows = conn.execute(*_ranked_units(plan, token, 2**62, wanted, "both")).fetchall()
@@ -82,23 +85,35 @@ def _both(mem: memoryos.Memory, query: str, limit: int) -> tuple[list[tuple[int,
 
 
 def test_two_common_terms_rank_from_their_intersection(mem: memoryos.Memory) -> None:
-    """No term is light in "word0 word1"; the notes holding both outscore any holding one: the
-    intersection's top is the plain one, to the last bit of every score."""
+    """No term is light in "word0 word1": the intersection ranking answers, and its top is the
+    plain one, to the last bit of every score."""
     both, plain = _both(mem, "word0 word1", 10)
-    assert both == plain
+    assert both == plain and len(both) == 20
     light, top, hits = _search(mem, "word0 word1", 10)
     assert not light and [(h.unit.rowid, h.score) for h in hits] == top
 
 
-def test_a_term_that_can_outscore_the_intersection_alone_reruns_the_plain_ranking(
-    mem: memoryos.Memory,
-) -> None:
-    """One note says word1 nine times: by word1's stored bound alone it could beat a note holding
-    both terms, so the intersection answers nothing and the plain ranking runs."""
-    mem.remember(SCOPE, "word1 " * 9 + "word2")
-    both, plain = _both(mem, "word0 word1", 10)
-    assert both == [] and len(plain) == 20
-    light, top, hits = _search(mem, "word0 word1", 10)
+def test_a_document_holding_one_term_can_still_rank_first(mem: memoryos.Memory) -> None:
+    """A short note saying beta six times outscores every long note holding alpha and beta:
+    beta's stored bound reaches the cut, so its documents alone are read and that note leads."""
+    for n in range(25):
+        mem.remember(SCOPE, f"alpha beta filler one two three four five six n{n}")
+    for n in range(40):
+        mem.remember(SCOPE, f"alpha n{n}")
+        mem.remember(SCOPE, f"beta n{n}")
+    lone = mem.remember(SCOPE, "beta " * 6)
+    both, plain = _both(mem, "alpha beta", 10)
+    assert both == plain
+    _, top, hits = _search(mem, "alpha beta", 10)
+    assert [(h.unit.rowid, h.score) for h in hits] == top and hits[0].unit.memory_id == lone.memory_id
+
+
+def test_too_few_documents_holding_both_terms_answer_nothing(mem: memoryos.Memory) -> None:
+    """rare3 is in few notes: fewer than `wanted` hold both terms, so the intersection answers
+    nothing (no cut) and the next ranking runs; search() still hands out the plain top."""
+    both, plain = _both(mem, "rare3 word1", 10)
+    assert both == [] and plain
+    _, top, hits = _search(mem, "rare3 word1", 10)
     assert [(h.unit.rowid, h.score) for h in hits] == top
 
 
