@@ -14,12 +14,16 @@ server, interleaved in one run; medians over --runs.
   LangGraph store on PostgreSQL: put and search p50 for the same records and queries.
 
 Every store is a new database on --db (a URL of a database the benchmark may create databases
-from; default $MEMORYOS_TEST_POSTGRES, else the local server), dropped afterwards.
+from; default $MEMORYOS_TEST_POSTGRES, else the local server), dropped afterwards; except the
+recall corpus with --recall-db URL, which is kept and filled only when empty (a later run reuses
+it; the fill is most of the recall section's time).
 
     python bench/bench_postgres.py                                     # 10k/100k, recall at 100k
     python bench/bench_postgres.py --sizes 10000,1000000 --only remember   # flatness at 1M
     python bench/bench_postgres.py --sizes 2000,5000 --recall-size 5000 --runs 1 --samples 50 \\
         --seconds 2 --records 100 --out ''                                 # a quick smoke run
+    python bench/bench_postgres.py --only recall --out '' \
+        --recall-db postgresql://postgres@127.0.0.1:5432/recall_corpus    # fill once, rerun cheaply
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ row keeps the largest tf and the shortest length of its postings (migration 0007
 has a bound, and a term whose bound is below the cut is not read again at all; the other's
 documents are kept only when their part reaches the cut. Every score kept is the plain ranking's
 sum over the same postings (one or two terms: the same float in any order), so the top is its
-top. With fewer than `wanted` documents holding both, the plain ranking runs.
+top. With fewer than `wanted` documents holding both, MaxScore (when a term is light) or the
+plain ranking runs.
 """
 
 from __future__ import annotations
