@@ -247,4 +247,39 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             WHERE summary_version != version;
         """,
     ),
+    (
+        # Recall's cost at scale (issue 14). The postings' primary key carries tf and length, so a
+        # ranking reads postings from the index alone (no heap visit per posting). Each term row
+        # keeps the largest tf and the shortest length any of its postings has had: with them a
+        # term's best possible BM25 contribution is known before reading its postings, so a
+        # ranking can skip the documents no bound lets into the top (postgres_search.py). Only
+        # filing widens them; unfiling leaves them as they are, still bounds (only looser).
+        "0007_search_term_bounds",
+        """
+        ALTER TABLE search_postings DROP CONSTRAINT search_postings_pkey,
+            ADD CONSTRAINT search_postings_pkey PRIMARY KEY (scope_token, term, doc) INCLUDE (tf, length);
+        ALTER TABLE search_terms ADD COLUMN max_tf INTEGER NOT NULL DEFAULT 0,
+            ADD COLUMN min_length INTEGER NOT NULL DEFAULT 0;
+        UPDATE search_terms s SET max_tf = p.max_tf, min_length = p.min_length
+            FROM (SELECT scope_token, term, max(tf) AS max_tf, min(length) AS min_length
+                  FROM search_postings GROUP BY scope_token, term) AS p
+            WHERE s.scope_token = p.scope_token AND s.term = p.term;
+        CREATE OR REPLACE FUNCTION units_search_file(token TEXT, doc BIGINT, terms TEXT, total INTEGER)
+            RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
+            IF terms IS NULL THEN RETURN; END IF;
+            INSERT INTO search_scopes (scope_token, docs, length) VALUES (token, 1, total)
+                ON CONFLICT (scope_token) DO UPDATE
+                SET docs = search_scopes.docs + 1, length = search_scopes.length + excluded.length;
+            INSERT INTO search_postings (scope_token, term, doc, tf, length)
+                SELECT token, t.key, doc, t.value::int, total FROM jsonb_each_text(terms::jsonb) t;
+            INSERT INTO search_terms (scope_token, term, df, max_tf, min_length)
+                SELECT token, t.key, 1, t.value::int, total FROM jsonb_each_text(terms::jsonb) t
+                ORDER BY t.key COLLATE "C"
+                ON CONFLICT (scope_token, term) DO UPDATE SET df = search_terms.df + 1,
+                    max_tf = greatest(search_terms.max_tf, excluded.max_tf),
+                    min_length = least(search_terms.min_length, excluded.min_length);
+        END $$;
+        """,
+    ),
 )

@@ -12,6 +12,18 @@ so when the `wanted`-th best partial score beats the light terms' total bound, o
 partial score comes within that bound of it can reach the top. Their full scores are the same sum
 over the same postings as the plain ranking, so the ids, order and scores are those of `ranking`;
 when the bound does not hold (or the query has no light term) the plain ranking runs instead.
+
+Two common terms (a topic and a word a fifth of the pages have) leave no light term, and the plain
+ranking sums both terms' postings for tens of thousands of documents. `_both` (a top-k with a
+threshold) ranks first only the documents holding both terms, read from the covering postings
+index in doc order (a merge, no aggregation): their `wanted`-th best score is a cut no document
+of the top is below. A document holding one term only scores that term's part alone; each term
+row keeps the largest tf and the shortest length of its postings (migration 0007), so that part
+has a bound, and a term whose bound is below the cut is not read again at all; the other's
+documents are kept only when their part reaches the cut. Every score kept is the plain ranking's
+sum over the same postings (one or two terms: the same float in any order), so the top is its
+top. With fewer than `wanted` documents holding both, MaxScore (when a term is light) or the
+plain ranking runs.
 """
 
 from __future__ import annotations
@@ -77,10 +89,76 @@ def _pruned(token: str, plan: SearchPlan, light: set[str], wanted: int) -> tuple
     return sql, [*weights, *bm25, token, wanted - 1, bound, bound, *bm25, token, wanted]
 
 
+def _term_bm25(alias: str) -> str:
+    """One term's BM25 in a posting row `alias`, as _BM25 writes it (the same float, to the bit)."""
+    return f"? * {alias}.tf * (? + 1.0) / ({alias}.tf + ? * (1.0 - ? + ? * {alias}.length / ?))"
+
+
+def _alone(one: str) -> str:
+    """The documents of term `one` whose part on that term alone reaches the cut: none at all
+    (the scan does not run) when the term's bound is below the cut. A document holding both
+    terms may come along with its part alone, below its sum: the caller keeps each document's
+    largest score (a part is never above the two-term sum, in floats too: both are positive)."""
+    return (
+        f"SELECT {one}.doc, {_term_bm25(one)} AS score FROM search_postings {one}"
+        f" WHERE {one}.scope_token = ? AND {one}.term = ?"
+        f" AND (SELECT score FROM bound WHERE term = ?) >= (SELECT score FROM cut) - ?"
+        f" AND {_term_bm25(one)} >= (SELECT score FROM cut)"
+    )
+
+
+def _both(token: str, plan: SearchPlan, wanted: int) -> tuple[str, list[object]]:
+    """The plain ranking's best `wanted` (doc, score) of a two-term query from the documents
+    holding both terms (`top`: its `wanted`-th best score is the cut) and those whose part on one
+    term alone reaches the cut; none when fewer than `wanted` documents hold both."""
+    (first, w1), (second, w2) = sorted(plan.weights.items())
+    k1, b, avg = plan.k1, plan.b, plan.average_length
+    scoring = [k1, k1, b, b, avg]
+    sql = (
+        "WITH q (term, weight) AS (VALUES (?, ?), (?, ?)),"
+        " bound AS (SELECT q.term, q.weight * t.max_tf * (? + 1.0)"
+        " / (t.max_tf + ? * (1.0 - ? + ? * t.min_length / ?)) AS score"
+        " FROM q JOIN search_terms t ON t.scope_token = ? AND t.term = q.term),"
+        f" top AS (SELECT x.doc, {_term_bm25('x')} + {_term_bm25('y')} AS score"
+        " FROM search_postings x JOIN search_postings y"
+        " ON y.scope_token = ? AND y.term = ? AND y.doc = x.doc"
+        " WHERE x.scope_token = ? AND x.term = ? ORDER BY score DESC, x.doc DESC LIMIT ?),"
+        " cut AS (SELECT min(score) AS score FROM top HAVING count(*) = ?)"
+        " SELECT doc, max(score) AS score FROM (SELECT doc, score FROM top WHERE EXISTS (SELECT 1 FROM cut)"
+        f" UNION ALL {_alone('x')} UNION ALL {_alone('y')}) AS c"
+        " GROUP BY doc ORDER BY score DESC, doc DESC LIMIT ?"
+    )
+    params: list[object] = [first, w1, second, w2, *scoring, token]
+    params += [w1, *scoring, w2, *scoring, token, second, token, first, wanted, wanted]
+    for term, weight in ((first, w1), (second, w2)):
+        params += [weight, *scoring, token, term, term, _MARGIN, weight, *scoring]
+    return sql, [*params, wanted]
+
+
+def _strategies(plan: SearchPlan) -> list[str]:
+    """The rankings to try in turn, the plain one last (it always answers); a cost choice only:
+    each answers exactly the plain ranking's top, or nothing. For two terms the intersection goes
+    first: with a rare term the planner reads the rare term's postings and looks each up in the
+    other's (faster than MaxScore, which looks each up twice); with two common ones it is the only
+    pruning that holds."""
+    light = ["light"] if light_terms(plan) else []
+    if len(plan.weights) == _TERMS and min(plan.weights.values()) >= 0:
+        return ["both", *light, "plain"]
+    return [*light, "plain"]
+
+
+def _best(plan: SearchPlan, token: str, wanted: int, strategy: str) -> tuple[str, list[object]]:
+    if strategy == "light":
+        return _pruned(token, plan, light_terms(plan), wanted)
+    if strategy == "both":
+        return _both(token, plan, wanted)
+    return ranking(token, plan, wanted)
+
+
 def _ranked_units(
-    plan: SearchPlan, token: str, as_of: int, wanted: int, light: set[str] | None = None
+    plan: SearchPlan, token: str, as_of: int, wanted: int, strategy: str = "plain"
 ) -> tuple[str, list[object]]:
-    best, params = _pruned(token, plan, light, wanted) if light else ranking(token, plan, wanted)
+    best, params = _best(plan, token, wanted, strategy)
     sql = (
         f"SELECT b.doc, b.score, {_UNIT} FROM ({best}) AS b LEFT JOIN units u ON u.rowid = b.doc"
         " AND u.status IN ('active', 'stale') AND u.valid_from <= ?"
@@ -106,12 +184,12 @@ class PostgresSearch(SearchIndex):
             return []
         token = scope_token(user, assistant)
         wanted = max(2 * limit, 16)
-        light = light_terms(plan)
         with self._reader() as conn:
             while True:
-                rows = conn.execute(*_ranked_units(plan, token, as_of, wanted, light)).fetchall()
-                if light and len(rows) < wanted:  # the bound did not hold: no pruning
-                    rows = conn.execute(*_ranked_units(plan, token, as_of, wanted)).fetchall()
+                for strategy in _strategies(plan):
+                    rows = conn.execute(*_ranked_units(plan, token, as_of, wanted, strategy)).fetchall()
+                    if len(rows) == wanted:  # else the bound did not hold, or all are there
+                        break
                 valid = [Hit(unit_of_row(r[2:]), float(r[1])) for r in rows if r[2] is not None]
                 if len(valid) >= limit or len(rows) < wanted:
                     return valid[:limit]

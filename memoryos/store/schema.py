@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -263,5 +263,14 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX segments_stale ON segments (last_visit_at DESC, segment_id)
             WHERE summary_version != version;
         """,
+    ),
+    (
+        # PostgreSQL's 0007 makes its postings index covering and keeps per-term bounds for its
+        # pruned ranking. Nothing to do here: search_postings is a WITHOUT ROWID table clustered
+        # on (scope_token, term, doc), so its rows already are that covering index; and SQLite
+        # ranks with the plain statement, which reads no bounds. Kept so that both backends apply
+        # one list of migrations.
+        "0007_search_term_bounds",
+        "",
     ),
 )
