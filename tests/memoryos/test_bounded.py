@@ -106,7 +106,9 @@ class TestIncrementalDistillation:
         records = [r for r in outbox(db) if r["boundary"] == "mtm_to_lpm" and r["status"] == "committed"]
         assert records
         for record in records:
-            assert set(record["derivedFrom"]) <= set(runs[record["runId"]]["derivedFrom"])
+            # An UPDATE also derives from the version it supersedes (issue 15): the only other ref.
+            superseded = {f"{record['memoryId']}@{v}" for v in range(1, record["version"])}
+            assert set(record["derivedFrom"]) <= set(runs[record["runId"]]["derivedFrom"]) | superseded
         assert max(len(r["derivedFrom"]) for r in records) <= max(len(b) for b in batches)
 
     def test_the_extract_names_the_pages_whose_sentences_it_kept(self) -> None:
