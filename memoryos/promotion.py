@@ -420,13 +420,17 @@ class Promoter:
                 tx.emit(self.drafts.rollback(run_id, "mtm_to_lpm", user, assistant, source_present=present))
                 return 0
             typed = TypedWriter(tx, run_id, user, assistant, now)  # reads what the scope knows once
+            # a typed item may write several units (a restatement of two facts) or none
             written = [
-                typed.write(d)
-                if d.keyed
-                else self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now)
+                (done, d)
                 for d in distilled
+                for done in (
+                    typed.write(d)
+                    if d.keyed
+                    else [self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now)]
+                )
             ]
-            for (unit, derived), item in zip(written, distilled, strict=True):
+            for (unit, derived), item in written:
                 tx.emit(
                     self.drafts.about(
                         run_id,

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from memoryos.capture import reflect
+from memoryos.policies import mentions
 from memoryos.policies.capture import slug
 from memoryos.policies.distill import PROFILE, Distilled, ExtractiveSummarizer, PageView
 from memoryos.policies.subjects import profile_facts
@@ -135,7 +136,7 @@ class SentenceHandler:
         for page in pages:
             if page.role not in self.roles:
                 continue
-            for sentence in (" ".join(s.split()) for s in sentences(page.text)):
+            for sentence in statements_of(page):
                 if 0 < len(sentence) <= MAX_SENTENCE and self.applies(sentence):
                     out.append(
                         Distilled(
@@ -149,6 +150,15 @@ class SentenceHandler:
                         )
                     )
         return out
+
+
+def statements_of(page: PageView) -> list[str]:
+    """A page's sentences; in a user's turn, a retirement read with the sentence beside it
+    (memoryos.policies.mentions, rule 5: "goodbye Tableau. Everything goes into Power BI.")."""
+    parts = [" ".join(s.split()) for s in sentences(page.text)]
+    if page.role != "user":
+        return parts
+    return mentions.statements(parts, lambda sentence: bool(profile_facts(sentence)))
 
 
 def _each_subject(sentence: str) -> list[str | None]:
