@@ -129,13 +129,18 @@ def once_per_statement(items: Sequence[Distilled]) -> list[Distilled]:
     """One record per sentence: a sentence an earlier kind took ("I moved to Austin last month" is
     the fact `fact:home`) is not also a later kind's record without a subject (an episode of its
     own key would be a second active record of one statement). A sentence with a subject wins over
-    the same sentence without one; otherwise kinds run in EXTRACTION_KINDS order."""
+    the same sentence without one, and a typed (reconciled) item over the untyped digest of the
+    same sentence, so that a restatement said as an event ("Biscuit chewed my charger") is
+    reconciled with the facts it mentions; otherwise kinds run in EXTRACTION_KINDS order."""
     keyed = {_said(i.body) for i in items if i.subject is not None}
+    typed = {_said(i.body) for i in items if i.keyed}
     seen: set[str] = set()
     out = []
     for item in items:
         said = _said(item.body)
         if item.subject is None and (said in keyed or said in seen):
+            continue
+        if not item.keyed and said in typed:
             continue
         seen.add(said)
         out.append(item)

@@ -11,6 +11,7 @@ the three knowledge lists (each capped at `lpm_list_capacity`) and the versions 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from memoryos.extraction import reconcile
@@ -78,6 +79,25 @@ class TypedWriter:
         for also in outcome.also:
             if also.ref in known:
                 written += self._reinforce(item, known, also)
+        for unit, _ in written:
+            known[unit.ref] = unit
+        return written
+
+    def restate(self, item: Distilled) -> list[tuple[Unit, tuple[str, ...]]]:
+        """An untyped digest of a user's turn is written as before (memoryos.promotion), and the
+        active facts it mentions are REINFORCEd (reconcile rule 4, mentions only: a digest retires
+        nothing, since it is not read as a statement of its own)."""
+        if item.list_name == "assistant_knowledge":
+            return []
+        known = self.known(None)
+        views = [known_view(u) for u in known.values()]
+        found = reconcile.mention_outcome(item.body, views, item.source_ids)
+        if found is None or found.action != "reinforce" or found.match is None:
+            return []
+        written = []
+        for target in (found.match, *found.also):
+            if target.ref in known:
+                written += self._reinforce(item, known, target)
         for unit, _ in written:
             known[unit.ref] = unit
         return written
@@ -182,3 +202,16 @@ def _update(
     )
     unit = replace(unit, rowid=tx.insert_unit(unit))  # a later item of the batch may update it
     return unit, derived
+
+
+def write_all(
+    typed: TypedWriter, items: list[Distilled], untyped: Callable[[Distilled], tuple[Unit, tuple[str, ...]]]
+) -> list[tuple[tuple[Unit, tuple[str, ...]], Distilled]]:
+    """Every item of a distillation written, each unit with the item it came from (its receipt):
+    a typed item reconciled (none, one or several units), an untyped one by `untyped` (the
+    promoter's digest record) after the facts it mentions are reinforced."""
+    out = []
+    for item in items:
+        done = typed.write(item) if item.keyed else [*typed.restate(item), untyped(item)]
+        out += [(unit, item) for unit in done]
+    return out

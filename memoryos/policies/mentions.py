@@ -14,8 +14,8 @@ facts hold. These are the rules, deterministic and table-light:
    an all-caps one must occur with the same case ("R" is not "r", "OAK" is not "oak"); a longer
    one is compared lower-cased and stemmed, a possessive aside ("Biscuit's" mentions Biscuit).
    A name of several words is mentioned by the whole name, or by its first word when that is 4
-   letters or more ("Lumen" mentions "Lumen Health"), or by its initials in capitals ("SF" is
-   "San Francisco").
+   letters or more ("Lumen" mentions "Lumen Health"), or by its initials in capitals, standing
+   alone ("SF" is "San Francisco"; the "BI" of "Power BI" is not "Bellwether Insurance").
 3. **A retirement** (`retired`): a change cue that names a value as the one given up. Forward cues
    take the value within RETIRE_WINDOW characters after them ("goodbye X", "no longer (using) X",
    "stopped using X", "switched from X", "replaced X with", "ditched X", "gave up X"); backward cues
@@ -139,6 +139,11 @@ def _same(mark: str, word: str) -> bool:
     return stem(mark.lower(), "english") == stem(word.lower(), "english")
 
 
+def _alone(texts: Sequence[str], i: int) -> bool:
+    """A word not part of a longer name ("SF" alone, not the "BI" of "Power BI")."""
+    return not any(0 <= j < len(texts) and _proper(texts[j]) for j in (i - 1, i + 1))
+
+
 def _mention_at(mark: Mark, ws: Sequence[tuple[str, int]]) -> int | None:
     """Where `mark` is mentioned among `ws` (rule 2), or None."""
     texts = [w for w, _ in ws]
@@ -148,7 +153,7 @@ def _mention_at(mark: Mark, ws: Sequence[tuple[str, int]]) -> int | None:
     if len(mark) > 1:
         initials = "".join(m[0] for m in mark).upper()
         for i, word in enumerate(texts):
-            if (len(mark[0]) >= 4 and _same(mark[0], word)) or word == initials:
+            if (len(mark[0]) >= 4 and _same(mark[0], word)) or (word == initials and _alone(texts, i)):
                 return ws[i][1]
     return None
 
