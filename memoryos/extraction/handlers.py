@@ -68,8 +68,14 @@ def semantic_value(body: str, key: str | None = None) -> frozenset[str] | None:
 
 
 def is_fact(sentence: str) -> bool:
-    """A first-person statement: of a subject ("my X is Y") or of a preference, a job, a home."""
-    return bool(PROFILE.search(sentence)) or semantic_subject(sentence) is not None
+    """A first-person statement: of a subject ("my X is Y") or of a preference, a job, a home; or
+    a change that gives a value up ("goodbye Krita", memoryos.policies.mentions), which reconciles
+    as an UPDATE of the fact holding that value."""
+    return (
+        bool(PROFILE.search(sentence))
+        or semantic_subject(sentence) is not None
+        or mentions.retires_something(sentence)
+    )
 
 
 _WHEN = re.compile(
