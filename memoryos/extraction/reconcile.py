@@ -19,7 +19,10 @@ otherwise it is all their content words. Words are compared stemmed (memoryos.re
 "vegans" says "vegan"), without stopwords and without FILLER (words that mark a restatement, a
 change or a time, not a value: "now", "still", "these days"). Two values are the same when one's
 words contain the other's ("Logan" restates "Boston Logan"), unless exactly one of them is negated
-("not vegetarian"). Before an ADD, two more rules (memoryos.policies.mentions says how a value is marked and mentioned):
+("not vegetarian").
+
+Before an ADD, two more rules (memoryos.policies.mentions says how a value is marked and
+mentioned):
 
 3. **Same value.** An item that states a subject with no record yet, but whose value equals
    (normalised words) the table value of an active fact, REINFORCEs that fact: one sentence or

@@ -68,7 +68,14 @@ class TypedWriter:
         written = []
         if outcome.match is None:
             unit = _add(
-                self.tx, self.run_id, item, kind, outcome.key, user=self.user, assistant=self.assistant, now=self.now
+                self.tx,
+                self.run_id,
+                item,
+                kind,
+                outcome.key,
+                user=self.user,
+                assistant=self.assistant,
+                now=self.now,
             )
             written.append((unit, item.derived_from))
         elif outcome.action == "update":
@@ -119,7 +126,7 @@ class TypedWriter:
 
 
 def _checked(
-    item: Distilled, kind: str, known: list[reconcile.Known], decided: reconcile.Outcome
+    item: Distilled, kind: str, known: list[reconcile.Known], decided: reconcile.Outcome | None = None
 ) -> reconcile.Outcome | None:
     """The model's proposal for `item` as an outcome, if it still keeps the invariants now, in the
     transaction: its target is a live record, and an ADD makes no second active record of a key.
@@ -127,8 +134,11 @@ def _checked(
     proposal = item.proposal if isinstance(item, Proposed) else None
     if proposal is None:
         return None
-    if proposal.action == decided.action and proposal.target == (decided.match and decided.match.ref):
-        return None  # the rules' own decision, with the further records it restates
+    if decided is not None and (proposal.action, proposal.target) == (
+        decided.action,
+        None if decided.match is None else decided.match.ref,
+    ):
+        return None  # the rules' own decision, with the further records it restates (Outcome.also)
     if proposal.action == "add":
         key = item.subject or reconcile.new_key(kind, item.body)
         if any(k.key == key for k in known):

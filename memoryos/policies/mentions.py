@@ -49,7 +49,8 @@ TIME_WORDS = frozenset(
 )
 _FORWARD = re.compile(
     r"\b(?i:goodbye(?: to)?|bye bye|farewell to|no longer (?:use|using|have|drive|with|at)?|"
-    r"stopped using|switched (?:away )?from|moved (?:away )?from|replaced(?: my| the| our)?|ditched(?: my| the)?|"
+    r"stopped using|switched (?:away )?from|moved (?:away )?from|replaced(?: my| the| our)?|"
+    r"ditched(?: my| the)?|"
     r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?)\b"
 )
 _BACKWARD = re.compile(
@@ -178,7 +179,7 @@ def _cue_ok(sentence: str, start: int) -> bool:
 def retired(sentence: str, record_marks: Sequence[Mark], body_words: frozenset[str]) -> bool:
     """Rule 3: the sentence gives up the value the marks (or, for "moved X to", `body_words`, the
     stemmed words of the record) stand for; never in a guarded sentence (rule 4)."""
-    if guarded(sentence) or not record_marks and not body_words:
+    if guarded(sentence) or (not record_marks and not body_words):
         return False
     for cue in _FORWARD.finditer(sentence):
         after = sentence[cue.end() : cue.end() + RETIRE_WINDOW]

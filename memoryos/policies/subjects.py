@@ -38,7 +38,9 @@ _NOT_THE_JOB = (
     r"(?!\w)(?!\s+(?i:as an? (?:contractor|consultant|freelancer|volunteer|advisor)|on the side|part-time))"
 )
 
-_DIET_WORDS = "vegetarian|vegan|pescatarian|gluten-free|coeliac|celiac|lactose-intolerant|halal|kosher|keto|paleo"
+_DIET_WORDS = (
+    "vegetarian|vegan|pescatarian|gluten-free|coeliac|celiac|lactose-intolerant|halal|kosher|keto|paleo"
+)
 
 #: Profile facts said without "my X is": each subject's phrasings and where its value is.
 PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -59,7 +61,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "home",
-            r"\b(?i:i (?:now |still )?live in|(?:i(?:'m| am)|we(?:'re| are)) (?:now |still |officially |finally )*"
+            r"\b(?i:i (?:now |still )?live in|"
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |still |officially |finally )*"
             r"(?:based|living|settled) in|"
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
@@ -87,7 +90,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             # A diet said by what is not eaten: the value is the diet it amounts to (DIET_SAID).
             "diet",
-            r"\b(?i:i (?:still |just )?(?:don't|do not|never|no longer|can't|cannot|can not) (?:eat|have) (?:any )?)"
+            r"\b(?i:i (?:still |just )?(?:don't|do not|never|no longer|can't|cannot|can not) "
+            r"(?:eat|have) (?:any )?)"
             r"(?P<v>(?i:meat|animal products|dairy|gluten|pork|fish))\b",
         ),
         (
@@ -121,7 +125,9 @@ RELATIONS = (
     "sister brother mother father mom dad manager boss"
 ).split()
 _MY_NAMED = re.compile(
-    r"\b(?i:my|our) (?P<s>" + "|".join(RELATIONS) + r")(?:'s name is|,| is called| named)? (?P<v>[A-Z][\w'-]+)"
+    r"\b(?i:my|our) (?P<s>"
+    + "|".join(RELATIONS)
+    + r")(?:'s name is|,| is called| named)? (?P<v>[A-Z][\w'-]+)"
 )
 
 # What may follow a subject phrase: "my favourite language (to work in)", then "now", "too" or the end.
@@ -145,7 +151,8 @@ _IS_MY = re.compile(
 
 # "my favourite editor is now Helix": the generic shape, its subject and its value.
 _MY_IS = re.compile(  # the subject in lower case: "my partner Sam is ..." names Sam, not a subject
-    r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?i:is|are|has changed to|was changed to) (?P<v>[^.;!?,—–]+)"
+    r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?i:is|are|has changed to|was changed to) "
+    r"(?P<v>[^.;!?,—–]+)"
 )
 
 _MONTH = (

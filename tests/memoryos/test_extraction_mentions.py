@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import ClassVar
 
 import memoryos
 import receipts
@@ -27,7 +28,9 @@ def fact(key: str, body: str, turn: str = "t0", ref: str | None = None) -> Known
 
 class TestMarks:
     def test_a_table_value_is_marked_by_its_proper_nouns(self) -> None:
-        assert mentions.marks("Globex Industries", "I work at Globex Industries.") == (("Globex", "Industries"),)
+        assert mentions.marks("Globex Industries", "I work at Globex Industries.") == (
+            ("Globex", "Industries"),
+        )
 
     def test_a_short_lower_case_value_is_marked_by_its_words(self) -> None:
         assert mentions.marks("cycle", "I cycle to work.") == (("cycle",),)
@@ -92,7 +95,7 @@ def test_a_retirement_is_read_with_the_sentence_beside_it() -> None:
 
 
 class TestDecide:
-    known = [
+    known: ClassVar[list[Known]] = [
         fact("fact:employer", "I work at Globex Industries.", "t1"),
         fact("fact:cat", "My cat Miso sleeps all day.", "t2"),
         fact("fact:drawing", "Lately I sketch in Krita on Sundays.", "t3"),
@@ -101,7 +104,10 @@ class TestDecide:
     def test_a_mention_reinforces_every_fact_it_names_and_adds_nothing(self) -> None:
         out = decide("episodic", None, "Miso sat on my Globex laptop", self.known, turns=("t9",))
         assert out.action == "reinforce" and out.rule == "mention"
-        assert {out.match.key if out.match else None, *(k.key for k in out.also)} == {"fact:employer", "fact:cat"}
+        assert {out.match.key if out.match else None, *(k.key for k in out.also)} == {
+            "fact:employer",
+            "fact:cat",
+        }
 
     def test_a_retirement_updates_the_fact_and_restates_the_others(self) -> None:
         body = "Globex made us switch, so goodbye Krita. I draw in Inkscape now."
@@ -148,7 +154,9 @@ class TestSubjectPhrasings:
 
 def test_a_typed_item_wins_over_the_digest_of_its_sentence() -> None:
     digest = Distilled("user_knowledge", "Miso chewed a cable.", ("p@1",), ("t",))
-    episode = Distilled("user_knowledge", "Miso chewed a cable.", ("p@1",), ("t",), kind="episodic", keyed=True)
+    episode = Distilled(
+        "user_knowledge", "Miso chewed a cable.", ("p@1",), ("t",), kind="episodic", keyed=True
+    )
     assert once_per_statement([digest, episode]) == [episode]
 
 
