@@ -93,10 +93,10 @@ class ModelHandler:
             log.warning("llm_degraded", component="extractor", kind=self.kind, code=exc.code)
             return [replace(d, degraded=True) for d in self.fallback.extract(pages)]
         kept = [e for e in found if not nostore.scan(e.body, self.no_store_families)]
-        derived = tuple(p.ref for p in pages)
-        sources = tuple(dict.fromkeys(s for p in pages for s in p.source_ids))
         return [
-            Distilled(e.list_name, e.body, derived, sources, kind=self.kind, subject=subject, keyed=True)
+            Distilled(
+                e.list_name, e.body, *provenance(e.body, pages), kind=self.kind, subject=subject, keyed=True
+            )
             for e in kept
             for subject in self.subjects(e.body)
         ]
@@ -106,6 +106,16 @@ class ModelHandler:
         if self.kind == "semantic":
             return [*semantic_subjects(body)] or [None]
         return [SUBJECTS[self.kind](body)]
+
+
+def provenance(body: str, pages: Sequence[PageView]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The pages (and their turns) a model's record came from: those that hold its text word for
+    word (case and spacing aside), else every page of the snapshot. A record quoted from one turn
+    then derives from that turn only, so that reconciliation knows a later turn restating it from
+    the turn that said it (memoryos.extraction.reconcile, rule 4)."""
+    said = _said(body)
+    quoting = [p for p in pages if said and said in _said(p.text)] or list(pages)
+    return tuple(p.ref for p in quoting), tuple(dict.fromkeys(s for p in quoting for s in p.source_ids))
 
 
 class TypedExtractor:

@@ -63,7 +63,10 @@ class TypedWriter:
             user=item.list_name != "assistant_knowledge",
             turns=item.source_ids,
         )
-        outcome = _checked(item, kind, views, decided) or decided
+        # The model was asked before this pass wrote anything: a record this pass wrote (an earlier
+        # turn of the same snapshot) was never offered to it, so the rules decide about it.
+        fresh = decided.match is not None and known[decided.match.ref].run_id == self.run_id
+        outcome = (None if fresh else _checked(item, kind, views, decided)) or decided
         log.info("reconciled", action=outcome.action, rule=outcome.rule)
         written = []
         if outcome.match is None:

@@ -198,7 +198,8 @@ def retired(sentence: str, record_marks: Sequence[Mark], body_words: frozenset[s
 
 def retires_something(sentence: str) -> bool:
     """Whether a sentence has a retirement cue at all (for rule 5)."""
-    return not guarded(sentence) and bool(_FORWARD.search(sentence) or _BACKWARD.search(sentence))
+    cues = (_FORWARD, _BACKWARD, _MOVED_WHAT)
+    return not guarded(sentence) and any(cue.search(sentence) for cue in cues)
 
 
 def statements(parts: Sequence[str], states_subject: Callable[[str], bool]) -> list[str]:

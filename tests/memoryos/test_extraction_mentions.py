@@ -9,14 +9,16 @@ import datetime as dt
 from pathlib import Path
 from typing import ClassVar
 
+import pytest
+
 import memoryos
 import receipts
 from memoryos.extraction.reconcile import Known, decide
-from memoryos.extraction.typed import once_per_statement
+from memoryos.extraction.typed import once_per_statement, provenance
 from memoryos.policies import mentions
-from memoryos.policies.distill import Distilled
+from memoryos.policies.distill import Distilled, PageView
 from memoryos.policies.subjects import profile_facts
-from memoryos.testing import FakeClock
+from memoryos.testing import FakeClock, FakeLLMServer
 from tests.memoryos.store_contract import sqlite_of
 
 WHOLE = memoryos.Scope(user="u", assistant="a")
@@ -204,3 +206,25 @@ def test_mentions_and_retirements_through_the_public_api(tmp_path: Path) -> None
         if r is not None and r.get("memoryId") == drawing[1].memory_id and r.get("version") == 2:
             lineage.update(r.get("derivedFrom", []))
     assert drawing[0].ref in lineage
+
+
+def test_a_models_record_derives_from_the_page_that_says_it() -> None:
+    pages = [
+        PageView("p1@1", "user", "I work at Globex Industries.", ("t1",)),
+        PageView("p2@1", "user", "Globex's canteen is great.", ("t2",)),
+    ]
+    assert provenance("globex's  canteen is great.", pages) == (("p2@1",), ("t2",))
+    assert provenance("The user works at Globex.", pages) == (("p1@1", "p2@1"), ("t1", "t2"))
+
+
+def test_with_the_fake_model_a_later_turn_of_one_batch_restates_an_earlier_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "f.db"
+    with FakeLLMServer("normal") as server:
+        monkeypatch.setenv("MEMORYOS_LLM_URL", server.url)
+        monkeypatch.setenv("MEMORYOS_LLM_MODEL", "fake")
+        converse(db, [["I work at Globex Industries.", "Globex's canteen is great today."]])
+    found = histories(db)
+    holding = [v for v in found.values() if any("Globex" in r.body for r in v)]
+    assert len(holding) == 1 and holding[0][-1].reinforced == 1  # one record, restated once
