@@ -67,12 +67,17 @@ def semantic_value(body: str, key: str | None = None) -> frozenset[str] | None:
     return None
 
 
+# A named thing the user has: "my old ThinkPad", "our Corolla" (a later "the ThinkPad has been
+# handed down" retires it). A relation ("my sister") is not a name, and is not matched.
+_POSSESSION = re.compile(r"\b(?i:my|our) (?:(?i:old|new|current|trusty|work|home) )?[A-Z][\w-]+")
+
+
 def is_fact(sentence: str) -> bool:
-    """A first-person statement: of a subject ("my X is Y") or of a preference, a job, a home; or
-    a change that gives a value up ("goodbye Krita", memoryos.policies.mentions), which reconciles
-    as an UPDATE of the fact holding that value."""
+    """A first-person statement: of a subject ("my X is Y") or of a preference, a job, a home; a
+    named possession ("my old ThinkPad"); or a change that gives a value up ("goodbye Krita",
+    memoryos.policies.mentions), which reconciles as an UPDATE of the fact holding that value."""
     return (
-        bool(PROFILE.search(sentence))
+        bool(PROFILE.search(sentence) or _POSSESSION.search(sentence))
         or semantic_subject(sentence) is not None
         or mentions.retires_something(sentence)
     )

@@ -91,7 +91,7 @@ def _proper(word: str) -> bool:
         word[:1].isupper()
         and low not in STOPWORDS
         and low not in TIME_WORDS
-        and word != "I"
+        and re.split(r"['’]", low)[0] != "i"  # I, I've, I'm, I'd
         and not word.isdigit()
     )
 

@@ -43,6 +43,7 @@ class TestMarks:
     def test_a_body_is_marked_by_its_names_but_not_its_first_word_or_its_times(self) -> None:
         found = mentions.marks(None, "Lately I sketch in Krita on Sundays. Nothing else comes close.")
         assert found == (("Krita",),)
+        assert mentions.marks(None, "So I've moved choir to Fridays, I'm told.") == ()
 
 
 class TestMentioned:
@@ -134,6 +135,20 @@ class TestDecide:
     def test_a_fact_of_its_own_is_never_a_mention(self) -> None:
         out = decide("semantic", "fact:home", "I live in Oslo, near Globex.", self.known, turns=("t9",))
         assert out.action == "add" and out.key == "fact:home"
+
+
+def test_a_named_possession_is_a_fact_and_its_hand_down_updates_it(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    converse(
+        db,
+        [
+            ["Most evenings I game on my trusty Steamdeck, which still runs fine."],
+            ["Treated myself and bought a Legion Go. The Steamdeck has been handed down to my nephew."],
+        ],
+    )
+    held = [v for v in histories(db).values() if any("Steamdeck" in r.body for r in v)]
+    assert len(held) == 1 and [r.status for r in held[0]] == ["superseded", "active"]
+    assert "Legion Go" in held[0][1].body
 
 
 class TestSubjectPhrasings:
