@@ -68,6 +68,8 @@ class TestRetired:
         assert mentions.retired("so it's goodbye Krita for me", [("Krita",)], frozenset())
         assert mentions.retired("The old Corolla has been sold, finally", [("Corolla",)], frozenset())
         assert mentions.retired("I stopped using Krita last week", [("Krita",)], frozenset())
+        assert mentions.retired("we bought a new Corolla, a hybrid", [("Corolla",)], frozenset())
+        assert not mentions.retired("we bought a Corolla for my dad", [("Corolla",)], frozenset())
         assert not mentions.retired("Krita is great and goodbye to the rain", [("Krita",)], frozenset())
 
     def test_moved_what_to_retires_the_record_holding_the_word(self) -> None:
@@ -86,9 +88,9 @@ def test_a_retirement_is_read_with_the_sentence_beside_it() -> None:
     def states(sentence: str) -> bool:
         return bool(profile_facts(sentence))
 
-    parts = ["We got a new office.", "So it's goodbye Krita.", "Everything is drawn in Inkscape now."]
+    parts = ["The studio was busy.", "So it's goodbye Krita.", "Everything is drawn in Inkscape now."]
     assert mentions.statements(parts, states) == [
-        "We got a new office.",
+        "The studio was busy.",
         "So it's goodbye Krita. Everything is drawn in Inkscape now.",
     ]
     last = ["I bought a Fairphone.", "The old Pixel has been handed down to my niece."]
