@@ -446,19 +446,16 @@ NOTES = """
   jdoe@CORP.EXAMPLE.COM` (a Kerberos principal has the shape of an e-mail address) and `aws ecr
   get-login-password | docker login --password-stdin ...` (the detector reads
   `--password-stdin <registry>` as a password assignment).
-- **Reconciliation without a model is still weak**, as expected of sentence shapes: the
-  conversation states facts in free phrasing. Subject normalisation (synonyms, spelling, modifiers:
-  "my hometown", "my current employer"), more phrasings per profile subject, several facts per
-  sentence, values compared stemmed and by inclusion, and one record per sentence (a fact is not
-  also an episode) took restatements from 0 to 4 and duplicates from 6 to 4; the rules were written
-  against our own phrasing-family conversations (`tests/memoryos/test_extraction_phrasings.py`)
-  before this table was measured again, not fitted to the corpus' turns. What remains: restatements
-  in phrasings no table knows, an idiom read as a fact ("I live in Neovim all day" is `fact:home`),
-  and temporary states told apart from lasting ones only by the tables. UPDATE counts the versions
-  of the fact's record (capped at the expected number); REINFORCE counts `Record.reinforced`;
-  duplicates are active records beyond one per fact. The fake model echoes each page as a record
-  of every kind, so its rows measure matching on raw page text, not what a real model would
-  extract; a sentence it echoes as several kinds is now one record.
+- **Reconciliation without a model** reads subjects by sentence shapes (memoryos/policies/
+  subjects.py) and restatements by value (memoryos/policies/mentions.py): a user's later
+  statement that mentions a fact's current value (its proper nouns, or a short value's words)
+  reinforces it, and one that retires a value ("goodbye X", "X is retired") updates the fact
+  holding it. What remains: restatements of lower-case values inside long statements, aliases
+  ("nvim" for Neovim), and facts no shape reads. UPDATE counts the versions of the fact's record
+  (capped at the expected number); REINFORCE counts `Record.reinforced` on the key with the most
+  versions among those holding the fact's values; duplicates are active records beyond one per
+  fact. The fake model echoes each page as a record of every kind, so its rows measure matching
+  on raw page text, not what a real model would extract.
 - **Extraction cost**: every pass reads exactly the 8 new pages ("pages one pass read"), whatever the
   segment holds. What still grows with the segment in a maintain() pass is the notes refresh:
   `newest_pages()` sorts the whole segment by `created_at` (`units_segment` indexes `segment_id`

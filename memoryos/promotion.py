@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from memoryos.extraction.propose import propose_actions
-from memoryos.extraction.write import TypedWriter, distilled_unit
+from memoryos.extraction.write import TypedWriter, distilled_unit, write_all
 from memoryos.failpoints import failpoint
 from memoryos.logs import get_logger
 from memoryos.policies import segments as segment_policy
@@ -420,13 +420,13 @@ class Promoter:
                 tx.emit(self.drafts.rollback(run_id, "mtm_to_lpm", user, assistant, source_present=present))
                 return 0
             typed = TypedWriter(tx, run_id, user, assistant, now)  # reads what the scope knows once
-            written = [
-                typed.write(d)
-                if d.keyed
-                else self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now)
-                for d in distilled
-            ]
-            for (unit, derived), item in zip(written, distilled, strict=True):
+            # a typed item may write several units (a restatement of two facts) or none
+            written = write_all(
+                typed,
+                distilled,
+                lambda d: self._write_record(tx, run_id, d, user=user, assistant=assistant, now=now),
+            )
+            for (unit, derived), item in written:
                 tx.emit(
                     self.drafts.about(
                         run_id,

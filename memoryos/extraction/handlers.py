@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from memoryos.capture import reflect
+from memoryos.policies import mentions
 from memoryos.policies.capture import slug
 from memoryos.policies.distill import PROFILE, Distilled, ExtractiveSummarizer, PageView
 from memoryos.policies.subjects import profile_facts
@@ -66,9 +67,20 @@ def semantic_value(body: str, key: str | None = None) -> frozenset[str] | None:
     return None
 
 
+# A named thing the user has: "my old ThinkPad", "our Corolla" (a later "the ThinkPad has been
+# handed down" retires it). A relation ("my sister") is not a name, and is not matched.
+_POSSESSION = re.compile(r"\b(?i:my|our) (?:(?i:old|new|current|trusty|work|home) )?[A-Z][\w-]+")
+
+
 def is_fact(sentence: str) -> bool:
-    """A first-person statement: of a subject ("my X is Y") or of a preference, a job, a home."""
-    return bool(PROFILE.search(sentence)) or semantic_subject(sentence) is not None
+    """A first-person statement: of a subject ("my X is Y") or of a preference, a job, a home; a
+    named possession ("my old ThinkPad"); or a change that gives a value up ("goodbye Krita",
+    memoryos.policies.mentions), which reconciles as an UPDATE of the fact holding that value."""
+    return (
+        bool(PROFILE.search(sentence) or _POSSESSION.search(sentence))
+        or semantic_subject(sentence) is not None
+        or mentions.retires_something(sentence)
+    )
 
 
 _WHEN = re.compile(
@@ -135,7 +147,7 @@ class SentenceHandler:
         for page in pages:
             if page.role not in self.roles:
                 continue
-            for sentence in (" ".join(s.split()) for s in sentences(page.text)):
+            for sentence in statements_of(page):
                 if 0 < len(sentence) <= MAX_SENTENCE and self.applies(sentence):
                     out.append(
                         Distilled(
@@ -149,6 +161,15 @@ class SentenceHandler:
                         )
                     )
         return out
+
+
+def statements_of(page: PageView) -> list[str]:
+    """A page's sentences; in a user's turn, a retirement read with the sentence beside it
+    (memoryos.policies.mentions, rule 5: "goodbye Tableau. Everything goes into Power BI.")."""
+    parts = [" ".join(s.split()) for s in sentences(page.text)]
+    if page.role != "user":
+        return parts
+    return mentions.statements(parts, lambda sentence: bool(profile_facts(sentence)))
 
 
 def _each_subject(sentence: str) -> list[str | None]:

@@ -172,7 +172,20 @@ _FIELDS = tuple(Distilled.__dataclass_fields__)
 
 
 def _decided(item: Distilled, known: Sequence[reconcile.Known]) -> reconcile.Outcome:
-    return reconcile.decide(item.kind or "semantic", item.subject, item.body, known, value_of=semantic_value)
+    return reconcile.decide(
+        item.kind or "semantic",
+        item.subject,
+        item.body,
+        known,
+        value_of=semantic_value,
+        user=item.list_name != "assistant_knowledge",
+        turns=item.source_ids,
+    )
+
+
+def known_view(unit: Unit) -> reconcile.Known:
+    """A record as matching sees it."""
+    return reconcile.Known(unit.ref, unit.key, unit.kind or "", unit.body, unit.source_ids, unit.list or "")
 
 
 def known_units(tx: Transaction, user: str, assistant: str, subjects: set[str]) -> list[Unit]:
@@ -204,5 +217,5 @@ def propose_actions(
     subjects = {item.subject for item in items if item.subject is not None}
     with store.read() as tx:
         units = known_units(tx, user, assistant, subjects)
-    known = [reconcile.Known(u.ref, u.key, u.kind or "", u.body) for u in units]
+    known = [known_view(u) for u in units]
     return proposed(client, items, known)

@@ -19,8 +19,24 @@ otherwise it is all their content words. Words are compared stemmed (memoryos.re
 "vegans" says "vegan"), without stopwords and without FILLER (words that mark a restatement, a
 change or a time, not a value: "now", "still", "these days"). Two values are the same when one's
 words contain the other's ("Logan" restates "Boston Logan"), unless exactly one of them is negated
-("not vegetarian"). An item that matches nothing is an **ADD**, under its subject key, or a key
-made from its first words. Subject keys and values come from memoryos.policies.subjects.
+("not vegetarian").
+
+Before an ADD, two more rules (memoryos.policies.mentions says how a value is marked and
+mentioned):
+
+3. **Same value.** An item that states a subject with no record yet, but whose value equals
+   (normalised words) the table value of an active fact, REINFORCEs that fact: one sentence or
+   two that name one value under two subjects make one record, not two.
+4. **Value mention**, for a user's item that states no subject of its own (no table subject: an
+   unkeyed fact, an episode, a category): if it **retires** the value of an active fact ("goodbye
+   Tableau", "the bike is retired now"), it UPDATEs that fact (the new version is this statement);
+   every other active fact whose current value it mentions is REINFORCEd, and no new record is
+   written. A fact is never reinforced by the turn that stated it, nor twice by one turn
+   (memoryos.extraction.write), and a superseded value mentioned reinforces nothing: only the
+   current versions are matched. Hypothetical and temporary sentences retire nothing.
+
+An item that matches nothing is an **ADD**, under its subject key, or a key made from its first
+words. Subject keys and values come from memoryos.policies.subjects.
 
 With a model, the model may propose the action instead (memoryos.extraction.propose): it chooses
 among the records offered to it, and a proposal that fails a check is this module's decision.
@@ -33,7 +49,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from memoryos.policies import mentions
 from memoryos.policies.capture import slug
+from memoryos.policies.subjects import profile_facts
 from memoryos.policies.text import STOPWORDS, tokens
 from memoryos.retrieval.terms import stem
 
@@ -58,6 +76,18 @@ class Known:
     key: str | None
     kind: str
     body: str
+    turns: tuple[str, ...] = ()  # the turns it was read from: a turn never restates its own fact
+    list_name: str = ""
+
+    @property
+    def value(self) -> str | None:
+        """Its value as the subject tables read it, if they do."""
+        return dict(profile_facts(self.body)).get(self.key or "")
+
+    @property
+    def is_fact(self) -> bool:
+        """A fact the user stated: what a later mention restates or retires."""
+        return self.kind == "semantic" and self.list_name != "assistant_knowledge" and bool(self.key)
 
 
 @dataclass(frozen=True)
@@ -65,7 +95,8 @@ class Outcome:
     action: Action
     key: str
     match: Known | None = None  # the record updated or reinforced
-    rule: str = "new"  # which matching rule decided: subject, similar or new
+    rule: str = "new"  # which matching rule decided: subject, similar, value, mention, retired or new
+    also: tuple[Known, ...] = ()  # further records the item restates (rule 4): each reinforced
 
 
 def _said_words(words: Sequence[str]) -> frozenset[str]:
@@ -123,8 +154,46 @@ def _said(body: str, key: str, value_of: ValueOf | None) -> frozenset[str]:
     return _said_words(sorted(value)) if value is not None else value_words(body, key)
 
 
+def same_value_fact(body: str, subject: str, known: Sequence[Known]) -> Known | None:
+    """Rule 3: the active fact of another subject whose table value is this item's value."""
+    value = dict(profile_facts(body)).get(subject)
+    if value is None:
+        return None
+    said = _said_words(tokens(value))
+    for record in known:
+        other = record.value if record.is_fact and record.key != subject else None
+        if other is not None and said and _said_words(tokens(other)) == said:
+            return record
+    return None
+
+
+def mention_outcome(body: str, known: Sequence[Known], turns: tuple[str, ...]) -> Outcome | None:
+    """Rule 4: the facts a subject-less user statement retires (UPDATE) or mentions (REINFORCE)."""
+    facts = [k for k in known if k.is_fact and k.key and not set(k.turns) & set(turns)]
+    retiring, restated = [], []
+    for record in facts:
+        marks = mentions.marks(record.value, record.body)
+        if mentions.retired(body, marks, content_words(record.body)):
+            retiring.append(record)
+        elif mentions.mentioned(body, marks) is not None:
+            restated.append(record)
+    if retiring:
+        first = retiring[0]
+        return Outcome("update", first.key or "", first, "retired", tuple(restated))
+    if restated:
+        return Outcome("reinforce", restated[0].key or "", restated[0], "mention", tuple(restated[1:]))
+    return None
+
+
 def decide(
-    kind: str, subject: str | None, body: str, known: Sequence[Known], value_of: ValueOf | None = None
+    kind: str,
+    subject: str | None,
+    body: str,
+    known: Sequence[Known],
+    value_of: ValueOf | None = None,
+    *,
+    user: bool = True,
+    turns: tuple[str, ...] = (),
 ) -> Outcome:
     """ADD, UPDATE or REINFORCE for one extracted item, by the rules in the module docstring."""
     same_kind = [k for k in known if k.kind == kind]
@@ -132,6 +201,15 @@ def decide(
     if subject is not None:
         match = next((k for k in known if k.key == subject), None)
         rule = "subject"
+    states = kind == "semantic" and subject is not None  # a table subject of its own
+    if match is None and states and subject is not None:
+        twin = same_value_fact(body, subject, known)
+        if twin is not None and twin.key is not None:
+            return Outcome("reinforce", twin.key, twin, "value")
+    if match is None and not states and user:
+        by_mention = mention_outcome(body, known, turns)
+        if by_mention is not None:
+            return by_mention
     if match is None:
         # An item with a subject is never matched to a record by its words: "I'm an engineer at
         # Acme, based in Boston" states two subjects, and its `fact:home` is not its `fact:employer`.

@@ -93,10 +93,10 @@ class ModelHandler:
             log.warning("llm_degraded", component="extractor", kind=self.kind, code=exc.code)
             return [replace(d, degraded=True) for d in self.fallback.extract(pages)]
         kept = [e for e in found if not nostore.scan(e.body, self.no_store_families)]
-        derived = tuple(p.ref for p in pages)
-        sources = tuple(dict.fromkeys(s for p in pages for s in p.source_ids))
         return [
-            Distilled(e.list_name, e.body, derived, sources, kind=self.kind, subject=subject, keyed=True)
+            Distilled(
+                e.list_name, e.body, *provenance(e.body, pages), kind=self.kind, subject=subject, keyed=True
+            )
             for e in kept
             for subject in self.subjects(e.body)
         ]
@@ -106,6 +106,16 @@ class ModelHandler:
         if self.kind == "semantic":
             return [*semantic_subjects(body)] or [None]
         return [SUBJECTS[self.kind](body)]
+
+
+def provenance(body: str, pages: Sequence[PageView]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The pages (and their turns) a model's record came from: those that hold its text word for
+    word (case and spacing aside), else every page of the snapshot. A record quoted from one turn
+    then derives from that turn only, so that reconciliation knows a later turn restating it from
+    the turn that said it (memoryos.extraction.reconcile, rule 4)."""
+    said = _said(body)
+    quoting = [p for p in pages if said and said in _said(p.text)] or list(pages)
+    return tuple(p.ref for p in quoting), tuple(dict.fromkeys(s for p in quoting for s in p.source_ids))
 
 
 class TypedExtractor:
@@ -129,13 +139,18 @@ def once_per_statement(items: Sequence[Distilled]) -> list[Distilled]:
     """One record per sentence: a sentence an earlier kind took ("I moved to Austin last month" is
     the fact `fact:home`) is not also a later kind's record without a subject (an episode of its
     own key would be a second active record of one statement). A sentence with a subject wins over
-    the same sentence without one; otherwise kinds run in EXTRACTION_KINDS order."""
+    the same sentence without one, and a typed (reconciled) item over the untyped digest of the
+    same sentence, so that a restatement said as an event ("Biscuit chewed my charger") is
+    reconciled with the facts it mentions; otherwise kinds run in EXTRACTION_KINDS order."""
     keyed = {_said(i.body) for i in items if i.subject is not None}
+    typed = {_said(i.body) for i in items if i.keyed}
     seen: set[str] = set()
     out = []
     for item in items:
         said = _said(item.body)
         if item.subject is None and (said in keyed or said in seen):
+            continue
+        if not item.keyed and said in typed:
             continue
         seen.add(said)
         out.append(item)

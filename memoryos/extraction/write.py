@@ -4,17 +4,19 @@ Runs inside the distillation's commit transaction (memoryos.promotion), so every
 with its receipt: ADD inserts a record; UPDATE inserts a new version of the matched record (same
 memory id and key, version + 1) and supersedes the old one, which stays in history, and the new
 version's receipt lists the old version in `derivedFrom` with the pages; REINFORCE adds one to the
-matched record's count and writes no duplicate. What it reads is bounded: the scope's records of
+matched record's count and writes no duplicate, and so does every further record the item
+restates (Outcome.also), at most once per (turn, record). What it reads is bounded: the scope's records of
 the three knowledge lists (each capped at `lpm_list_capacity`) and the versions of one key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from memoryos.extraction import reconcile
 from memoryos.extraction.handlers import semantic_value
-from memoryos.extraction.propose import Proposed, known_units, subject_unit
+from memoryos.extraction.propose import Proposed, known_units, known_view, subject_unit
 from memoryos.logs import get_logger
 from memoryos.policies.distill import Distilled, content_hash
 from memoryos.store.base import Transaction
@@ -32,6 +34,7 @@ class TypedWriter:
     def __init__(self, tx: Transaction, run_id: str, user: str, assistant: str, now: int) -> None:
         self.tx, self.run_id, self.user, self.assistant, self.now = tx, run_id, user, assistant, now
         self._known: dict[str, Unit] | None = None
+        self._restated: set[tuple[tuple[str, ...], str]] = set()  # (turns, memory id) reinforced
 
     def known(self, subject: str | None) -> dict[str, Unit]:
         """The scope's live keyed records by ref: the knowledge lists', and the one under
@@ -44,41 +47,101 @@ class TypedWriter:
                 self._known[current.ref] = current
         return self._known
 
-    def write(self, item: Distilled) -> tuple[Unit, tuple[str, ...]]:
-        """Reconcile one typed item and write the outcome; returns the unit its receipt is about
-        and the refs that receipt derives it from."""
-        tx, now = self.tx, self.now
+    def write(self, item: Distilled) -> list[tuple[Unit, tuple[str, ...]]]:
+        """Reconcile one typed item and write the outcome; returns each unit written (its receipt
+        is about it) with the refs that receipt derives it from: none when the item only restates
+        records this turn already restated."""
         kind = item.kind or "semantic"
         known = self.known(item.subject)
-        views = [reconcile.Known(u.ref, u.key, u.kind or "", u.body) for u in known.values()]
-        outcome = _checked(item, kind, views) or reconcile.decide(
-            kind, item.subject, item.body, views, value_of=semantic_value
+        views = [known_view(u) for u in known.values()]
+        decided = reconcile.decide(
+            kind,
+            item.subject,
+            item.body,
+            views,
+            value_of=semantic_value,
+            user=item.list_name != "assistant_knowledge",
+            turns=item.source_ids,
         )
+        # The model was asked before this pass wrote anything: a record this pass wrote (an earlier
+        # turn of the same snapshot) was never offered to it, so the rules decide about it.
+        fresh = decided.match is not None and known[decided.match.ref].run_id == self.run_id
+        outcome = (None if fresh else _checked(item, kind, views, decided)) or decided
         log.info("reconciled", action=outcome.action, rule=outcome.rule)
+        written = []
         if outcome.match is None:
             unit = _add(
-                tx, self.run_id, item, kind, outcome.key, user=self.user, assistant=self.assistant, now=now
+                self.tx,
+                self.run_id,
+                item,
+                kind,
+                outcome.key,
+                user=self.user,
+                assistant=self.assistant,
+                now=self.now,
             )
-            derived = item.derived_from
-        elif outcome.action == "reinforce":
-            current = known.pop(outcome.match.ref)
-            count = current.reinforced + 1
-            tx.update_unit(current.rowid or 0, reinforced=count, last_seen=now, status="active")
-            unit = replace(current, reinforced=count, last_seen=now, status="active")
-            derived = item.derived_from
+            written.append((unit, item.derived_from))
+        elif outcome.action == "update":
+            unit, derived = _update(self.tx, self.run_id, item, known.pop(outcome.match.ref), self.now)
+            written.append((unit, derived))
         else:
-            unit, derived = _update(tx, self.run_id, item, known.pop(outcome.match.ref), now)
-        known[unit.ref] = unit
-        return unit, derived
+            written += self._reinforce(item, known, outcome.match)
+        for also in outcome.also:
+            if also.ref in known:
+                written += self._reinforce(item, known, also)
+        for unit, _ in written:
+            known[unit.ref] = unit
+        return written
+
+    def restate(self, item: Distilled) -> list[tuple[Unit, tuple[str, ...]]]:
+        """An untyped digest of a user's turn is written as before (memoryos.promotion), and the
+        active facts it mentions are REINFORCEd (reconcile rule 4, mentions only: a digest retires
+        nothing, since it is not read as a statement of its own)."""
+        if item.list_name == "assistant_knowledge":
+            return []
+        known = self.known(None)
+        views = [known_view(u) for u in known.values()]
+        found = reconcile.mention_outcome(item.body, views, item.source_ids)
+        if found is None or found.action != "reinforce" or found.match is None:
+            return []
+        written = []
+        for target in (found.match, *found.also):
+            if target.ref in known:
+                written += self._reinforce(item, known, target)
+        for unit, _ in written:
+            known[unit.ref] = unit
+        return written
+
+    def _reinforce(
+        self, item: Distilled, known: dict[str, Unit], target: reconcile.Known
+    ) -> list[tuple[Unit, tuple[str, ...]]]:
+        """Count +1 on `target`, once per (turn, record): a turn restating a fact twice (two
+        sentences, or two kinds of one sentence) is one restatement."""
+        current = known[target.ref]
+        said = (item.source_ids, current.memory_id)
+        if item.source_ids and said in self._restated:
+            return []
+        self._restated.add(said)
+        known.pop(target.ref)
+        count = current.reinforced + 1
+        self.tx.update_unit(current.rowid or 0, reinforced=count, last_seen=self.now, status="active")
+        return [(replace(current, reinforced=count, last_seen=self.now, status="active"), item.derived_from)]
 
 
-def _checked(item: Distilled, kind: str, known: list[reconcile.Known]) -> reconcile.Outcome | None:
+def _checked(
+    item: Distilled, kind: str, known: list[reconcile.Known], decided: reconcile.Outcome | None = None
+) -> reconcile.Outcome | None:
     """The model's proposal for `item` as an outcome, if it still keeps the invariants now, in the
     transaction: its target is a live record, and an ADD makes no second active record of a key.
     None (the deterministic decision) otherwise: the model never makes up a write."""
     proposal = item.proposal if isinstance(item, Proposed) else None
     if proposal is None:
         return None
+    if decided is not None and (proposal.action, proposal.target) == (
+        decided.action,
+        None if decided.match is None else decided.match.ref,
+    ):
+        return None  # the rules' own decision, with the further records it restates (Outcome.also)
     if proposal.action == "add":
         key = item.subject or reconcile.new_key(kind, item.body)
         if any(k.key == key for k in known):
@@ -152,3 +215,16 @@ def _update(
     )
     unit = replace(unit, rowid=tx.insert_unit(unit))  # a later item of the batch may update it
     return unit, derived
+
+
+def write_all(
+    typed: TypedWriter, items: list[Distilled], untyped: Callable[[Distilled], tuple[Unit, tuple[str, ...]]]
+) -> list[tuple[tuple[Unit, tuple[str, ...]], Distilled]]:
+    """Every item of a distillation written, each unit with the item it came from (its receipt):
+    a typed item reconciled (none, one or several units), an untyped one by `untyped` (the
+    promoter's digest record) after the facts it mentions are reinforced."""
+    out = []
+    for item in items:
+        done = typed.write(item) if item.keyed else [*typed.restate(item), untyped(item)]
+        out += [(unit, item) for unit in done]
+    return out

@@ -38,7 +38,9 @@ _NOT_THE_JOB = (
     r"(?!\w)(?!\s+(?i:as an? (?:contractor|consultant|freelancer|volunteer|advisor)|on the side|part-time))"
 )
 
-_DIET_WORDS = "vegetarian|vegan|pescatarian|gluten-free|lactose-intolerant|halal|kosher|keto|paleo"
+_DIET_WORDS = (
+    "vegetarian|vegan|pescatarian|gluten-free|coeliac|celiac|lactose-intolerant|halal|kosher|keto|paleo"
+)
 
 #: Profile facts said without "my X is": each subject's phrasings and where its value is.
 PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -51,14 +53,17 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"i(?:'m| am) (?:now |still )?with|"
             r"i(?:'ve| have)? (?:just |recently |now )?(?:joined|started at|started working (?:at|for))|"
             r"(?:still |now )?(?:working|employed) (?:at|for|by)|i took (?:a|the) job (?:at|with)|"
-            r"(?:accepted|took) (?:an|the) (?:job |position )?offer (?:from|at))\s+(?P<v>"
+            r"(?:accepted|took) (?:an|the) (?:job |position )?offer (?:from|at)|"
+            r"i do [\w -]{1,40}? (?:for|at)|(?:my )?first (?:day|week) (?:at|with))\s+(?P<v>"
             + _NAME
             + ")"
             + _NOT_THE_JOB,
         ),
         (
             "home",
-            r"\b(?i:i (?:now |still )?live in|i(?:'m| am) (?:now |still )?(?:based|living|settled) in|"
+            r"\b(?i:i (?:now |still )?live in|"
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |still |officially |finally )*"
+            r"(?:based|living|settled) in|"
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
             r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
@@ -67,6 +72,13 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "home-airport",
             r"\b(?i:fly(?:ing)? (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")",
+        ),
+        (
+            # how the user gets to work: "I bike to the office", "my commute is the train"
+            "commute",
+            r"\b(?i:i (?:usually |mostly |always |now )?(?P<v>bike|cycle|walk|drive|run|scoot|ride|commute)"
+            r" (?:in )?(?:to|into) (?:the office|work))|"
+            r"\b(?i:(?:my|the) (?:daily )?commute is (?:now |still )?(?:by )?)(?P<v2>[^.;!?,—–]+)",
         ),
         ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
@@ -78,14 +90,19 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             # A diet said by what is not eaten: the value is the diet it amounts to (DIET_SAID).
             "diet",
-            r"\b(?i:i (?:still )?(?:don't|do not|never|no longer) eat (?:any )?)"
+            r"\b(?i:i (?:still |just )?(?:don't|do not|never|no longer|can't|cannot|can not) "
+            r"(?:eat|have) (?:any )?)"
             r"(?P<v>(?i:meat|animal products|dairy|gluten|pork|fish))\b",
         ),
         (
             "first-language",
             r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
             r"(?i:language|tongue)|\b(?i:i(?:'m| am) a native) (?P<v2>[A-Z][a-z]+) (?i:speaker)|"
-            r"\b(?i:i grew up speaking) (?P<v3>[A-Z][a-z]+)",
+            r"\b(?i:i grew up speaking) (?P<v3>[A-Z][a-z]+)|"
+            # the language named before "it's what I grew up speaking" / "it's my first language"
+            r"\b(?!(?i:my|i|the|we|our|it|so|and|but|even|also)\b)(?P<v4>[A-Z][a-z]+)\b[^.;!?]{0,50}?\b"
+            r"(?i:it's|it is|which is) (?i:actually |really |still )?(?i:what i grew up speaking|"
+            r"my (?:first|native|mother) (?:language|tongue))",
         ),
     )
 )
@@ -93,6 +110,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 #: What a diet said by what is not eaten amounts to: "I don't eat meat" restates "vegetarian".
 DIET_SAID = {
     "meat": "vegetarian",
+    "coeliac": "gluten-free",
+    "celiac": "gluten-free",
     "animal products": "vegan",
     "dairy": "lactose-intolerant",
     "gluten": "gluten-free",
@@ -106,7 +125,9 @@ RELATIONS = (
     "sister brother mother father mom dad manager boss"
 ).split()
 _MY_NAMED = re.compile(
-    r"\b(?i:my) (?P<s>" + "|".join(RELATIONS) + r")(?:'s name is|,| is called| named)? (?P<v>[A-Z][\w'-]+)"
+    r"\b(?i:my|our) (?P<s>"
+    + "|".join(RELATIONS)
+    + r")(?:'s name is|,| is called| named)? (?P<v>[A-Z][\w'-]+)"
 )
 
 # What may follow a subject phrase: "my favourite language (to work in)", then "now", "too" or the end.
@@ -130,7 +151,8 @@ _IS_MY = re.compile(
 
 # "my favourite editor is now Helix": the generic shape, its subject and its value.
 _MY_IS = re.compile(  # the subject in lower case: "my partner Sam is ..." names Sam, not a subject
-    r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?i:is|are|has changed to|was changed to) (?P<v>[^.;!?]+)"
+    r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?i:is|are|has changed to|was changed to) "
+    r"(?P<v>[^.;!?,—–]+)"
 )
 
 _MONTH = (
@@ -247,9 +269,17 @@ def subject_key(phrase: str) -> str:
     return normal_subject(f"fact:{slug(phrase)}")
 
 
+# Before a statement, in its clause: someone else's belief or a supposition, not the user's fact
+# ("someone assumed I'm vegetarian", "if I moved to Leeds").
+_HEARSAY = re.compile(
+    r"\b(?i:assum\w*|thinks?|thought|believes?|says?|said|asked(?: if)?|if|would|i'd|wish|suppose|pretend)"
+    r"\b[^,;.!?]{0,20}$"
+)
+
+
 def _profile_value(subject: str, match: re.Match[str], sentence: str) -> str | None:
     value = next((v for name, v in match.groupdict().items() if name.startswith("v") and v), None)
-    if value is None:
+    if value is None or _HEARSAY.search(sentence[: match.start()]):
         return None
     if match.groupdict().get("bare") and not _FIRST_PERSON.search(sentence[: match.start()]):
         return None  # ", based in X" is the speaker's home only in a sentence about the speaker

@@ -189,3 +189,11 @@ class TestTheChecks:
         assert _checked(adding, "semantic", [SFO]) is None  # a second active fact:home-airport
         assert _checked(adding, "semantic", [EDITOR]) == Outcome("add", KEY, None, "model")
         assert _checked(ITEM, "semantic", [SFO]) is None  # no proposal: the rules decide
+
+    def test_a_proposal_that_is_the_rules_decision_keeps_what_else_it_restates(self) -> None:
+        proposed = propose.Proposed(**vars(ITEM), proposal=propose.Proposal("reinforce", SFO.ref))
+        decided = Outcome("reinforce", KEY, SFO, "mention", also=(EDITOR,))
+        assert _checked(proposed, "semantic", [SFO, EDITOR], decided) is None  # the rules' outcome
+        assert _checked(proposed, "semantic", [SFO, EDITOR]) == Outcome(
+            "reinforce", SFO.key or "", SFO, "model"
+        )

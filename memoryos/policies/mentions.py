@@ -1,0 +1,221 @@
+"""Value mentions and change cues: how a later turn restates or retires a known fact (pure).
+
+Reconciliation (memoryos.extraction.reconcile) reads a user sentence that states no subject of
+its own ("it'll be a Tableau workbook again", "goodbye Tableau") against the values the scope's
+facts hold. These are the rules, deterministic and table-light:
+
+1. **A value's marks** (`marks`): the words that identify it when it is mentioned in passing.
+   A value read by the subject tables (memoryos.policies.subjects) is marked by its proper nouns
+   ("Acme Robotics", "R"), or, when it has none and is short (at most 3 content words: "bike",
+   "gluten-free"), by its content words. A record without a table value is marked by the proper
+   nouns of its body, a sentence's first word aside (it is capitalised whatever it is). Never a
+   stopword, the pronoun "I", a weekday or a month (a time, not a value).
+2. **A mention** (`mentioned`): a mark occurs in the sentence. A short mark (at most 3 letters) or
+   an all-caps one must occur with the same case ("R" is not "r", "OAK" is not "oak"); a longer
+   one is compared lower-cased and stemmed, a possessive aside ("Biscuit's" mentions Biscuit).
+   A name of several words is mentioned by the whole name, or by its first word when that is 4
+   letters or more ("Lumen" mentions "Lumen Health"), or by its initials in capitals, standing
+   alone ("SF" is "San Francisco"; the "BI" of "Power BI" is not "Bellwether Insurance").
+3. **A retirement** (`retired`): a change cue that names a value as the one given up. Forward cues
+   take the value within RETIRE_WINDOW characters after them ("goodbye X", "no longer (using) X",
+   "stopped using X", "switched from X", "replaced X with", "ditched X", "gave up X", "bought a
+   new X": a new one of a named thing replaces the old one); backward cues
+   take it within RETIRE_WINDOW characters before them ("X is (basically) retired", "X has been
+   handed down", "X was replaced", "X is gone"). "moved/switched/changed X to ..." retires the
+   record that holds the word X ("I moved climbing to Mondays").
+4. **Guards**: a hypothetical ("if I ever", "I'd", "would", "might", "thinking of"), a temporary
+   state ("this week", "for now", "until", "house-sitting"), a negated cue ("not switching"), or
+   another person's change ("my friend", "a coworker", "she", "he", "they" before the cue) is
+   not a change: such a sentence may still restate a value (a mention), never retire one.
+5. **A retirement and its replacement** (`statements`): a sentence that retires a value but states
+   no subject of its own ("... which means goodbye Tableau.") is read with the next sentence of
+   its turn, or the previous one when it is the last, if that one states no subject either: the
+   new value is usually said right beside it ("Everything I build now goes into Power BI.").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from memoryos.policies.text import STOPWORDS
+from memoryos.retrieval.terms import stem
+
+RETIRE_WINDOW = 30
+_WORD = re.compile(r"[\w][\w'’+#.-]*[\w+#]|[\w]")
+TIME_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays "
+    "fridays saturdays sundays january february march april may june july august september october "
+    "november december today tomorrow yesterday".split()
+)
+_FORWARD = re.compile(
+    r"\b(?i:goodbye(?: to)?|bye bye|farewell to|no longer (?:use|using|have|drive|with|at)?|"
+    r"stopped using|switched (?:away )?from|moved (?:away )?from|replaced(?: my| the| our)?|"
+    r"ditched(?: my| the)?|(?:bought|got) (?:a|an|myself a|us a) new|"
+    r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?)\b"
+)
+_BACKWARD = re.compile(
+    r"\b(?i:(?:is|was|has been|have been|got|are) (?:basically |now |officially |finally |been )*"
+    r"(?:retired|handed down|replaced|sold|gone|history|dead))\b"
+)
+_MOVED_WHAT = re.compile(
+    r"\b(?i:moved|switched|changed|shifted|rescheduled) (?:my |our |the )?(?P<what>[a-z]+) (?i:to|over to)\b"
+)
+HYPOTHETICAL = re.compile(
+    r"\b(?i:if i|if we|i'd|we'd|i would|we would|would|might|maybe|thinking (?:of|about)|considering|"
+    r"wish|suppose|in case)\b"
+)
+TEMPORARY = re.compile(
+    r"\b(?i:this week|this weekend|for now|until|for a (?:few|couple)|house-sitting|visiting|on holiday|"
+    r"on vacation|for the (?:week|weekend|day))\b"
+)
+OTHER_PERSON = re.compile(
+    r"\b(?i:my (?:best )?friend|a (?:friend|coworker|co-worker|colleague)|my (?:coworker|colleague|manager|"
+    r"boss|brother|sister|partner|wife|husband|mom|mum|dad|neighbou?r)|someone|he|she|they|his|her)\b"
+)
+_NEGATED = re.compile(r"\b(?i:not|never|won't|isn't|don't|didn't)\b")
+
+
+def words(text: str) -> list[tuple[str, int]]:
+    """(word, start) of each word, a possessive aside ("Biscuit's" is "Biscuit")."""
+    out = []
+    for m in _WORD.finditer(text):
+        word = re.sub(r"['’]s$", "", m.group(0)).rstrip(".")
+        if word:
+            out.append((word, m.start()))
+    return out
+
+
+def _proper(word: str) -> bool:
+    low = word.lower()
+    return (
+        word[:1].isupper()
+        and low not in STOPWORDS
+        and low not in TIME_WORDS
+        and re.split(r"['’]", low)[0] != "i"  # I, I've, I'm, I'd
+        and not word.isdigit()
+    )
+
+
+def _runs(ws: Sequence[tuple[str, int]], skip_first: bool) -> list[tuple[str, ...]]:
+    """Runs of consecutive proper words ("Power BI", "Queen Street")."""
+    runs: list[list[str]] = []
+    previous = -2
+    for index, (word, _) in enumerate(ws):
+        if skip_first and index == 0:
+            continue
+        if _proper(word):
+            if index == previous + 1 and runs:
+                runs[-1].append(word)
+            else:
+                runs.append([word])
+            previous = index
+    return [tuple(r) for r in runs]
+
+
+Mark = tuple[str, ...]  # a name of one or more words
+
+
+def marks(value: str | None, body: str) -> tuple[Mark, ...]:
+    """The marks of a record (rule 1): of its table value if it has one, else of its body."""
+    if value is not None:
+        named = _runs(words(value), skip_first=False)
+        if named:
+            return tuple(named)
+        content = [w for w, _ in words(value) if w.lower() not in STOPWORDS and len(w) > 1]
+        return tuple((w,) for w in content) if 0 < len(content) <= 3 else ()
+    first_words = {s.start() for s in re.finditer(r"(?:^|(?<=[.!?:]))\s*\S", body)}
+    out: list[Mark] = []
+    ws = words(body)
+    for run in _runs(ws, skip_first=False):
+        start = next(s for w, s in ws if w == run[0])
+        if any(abs(start - f) <= 2 for f in first_words) and len(run) == 1:
+            continue  # a sentence's first word is capitalised whatever it is
+        out.append(run)
+    return tuple(dict.fromkeys(out))
+
+
+def _same(mark: str, word: str) -> bool:
+    if len(mark) <= 3 or mark.isupper():
+        return mark == word
+    return stem(mark.lower(), "english") == stem(word.lower(), "english")
+
+
+def _alone(texts: Sequence[str], i: int) -> bool:
+    """A word not part of a longer name ("SF" alone, not the "BI" of "Power BI")."""
+    return not any(0 <= j < len(texts) and _proper(texts[j]) for j in (i - 1, i + 1))
+
+
+def _mention_at(mark: Mark, ws: Sequence[tuple[str, int]]) -> int | None:
+    """Where `mark` is mentioned among `ws` (rule 2), or None."""
+    texts = [w for w, _ in ws]
+    for i in range(len(texts)):
+        if all(i + j < len(texts) and _same(m, texts[i + j]) for j, m in enumerate(mark)):
+            return ws[i][1]
+    if len(mark) > 1:
+        initials = "".join(m[0] for m in mark).upper()
+        for i, word in enumerate(texts):
+            if (len(mark[0]) >= 4 and _same(mark[0], word)) or (word == initials and _alone(texts, i)):
+                return ws[i][1]
+    return None
+
+
+def mentioned(sentence: str, record_marks: Sequence[Mark]) -> int | None:
+    """The first position in `sentence` where one of a record's marks is mentioned, or None."""
+    ws = words(sentence)
+    found = [at for at in (_mention_at(m, ws) for m in record_marks) if at is not None]
+    return min(found) if found else None
+
+
+def guarded(sentence: str) -> bool:
+    """Rule 4: a hypothetical or temporary sentence states no change."""
+    return bool(HYPOTHETICAL.search(sentence) or TEMPORARY.search(sentence))
+
+
+def _cue_ok(sentence: str, start: int) -> bool:
+    before = sentence[max(0, start - 40) : start]
+    return not _NEGATED.search(before[-12:]) and not OTHER_PERSON.search(before)
+
+
+def retired(sentence: str, record_marks: Sequence[Mark], body_words: frozenset[str]) -> bool:
+    """Rule 3: the sentence gives up the value the marks (or, for "moved X to", `body_words`, the
+    stemmed words of the record) stand for; never in a guarded sentence (rule 4)."""
+    if guarded(sentence) or (not record_marks and not body_words):
+        return False
+    for cue in _FORWARD.finditer(sentence):
+        after = sentence[cue.end() : cue.end() + RETIRE_WINDOW]
+        if _cue_ok(sentence, cue.start()) and mentioned(after, record_marks) is not None:
+            return True
+    for cue in _BACKWARD.finditer(sentence):
+        before = sentence[max(0, cue.start() - RETIRE_WINDOW) : cue.start()]
+        if _cue_ok(sentence, cue.start() - len(before)) and mentioned(before, record_marks) is not None:
+            return True
+    for cue in _MOVED_WHAT.finditer(sentence):
+        what = cue.group("what").lower()
+        if what not in STOPWORDS and _cue_ok(sentence, cue.start()) and stem(what, "english") in body_words:
+            return True
+    return False
+
+
+def retires_something(sentence: str) -> bool:
+    """Whether a sentence has a retirement cue at all (for rule 5)."""
+    cues = (_FORWARD, _BACKWARD, _MOVED_WHAT)
+    return not guarded(sentence) and any(cue.search(sentence) for cue in cues)
+
+
+def statements(parts: Sequence[str], states_subject: Callable[[str], bool]) -> list[str]:
+    """Rule 5: a turn's sentences, a retirement without a subject of its own joined to its
+    neighbour (the next one, else the previous one) when that states no subject either."""
+    out = list(parts)
+    index = 0
+    while index < len(out):
+        sentence = out[index]
+        if retires_something(sentence) and not states_subject(sentence) and len(out) > 1:
+            other = index + 1 if index + 1 < len(out) else index - 1
+            if not states_subject(out[other]):
+                low, high = sorted((index, other))
+                out[low : high + 1] = [f"{out[low]} {out[high]}"]
+                index = low + 1
+                continue
+        index += 1
+    return out
