@@ -32,6 +32,7 @@ def bench() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_pg_scale", BENCH / "bench_pg_scale.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
