@@ -10,9 +10,9 @@ It is a blocked Bloom filter: each id sets 8 bits inside one 512-bit block, the 
 so an id costs one hash, two table look-ups and one `|=` instead of eight probes in a loop. It runs
 for every decided run and every unit that leaves the store (most receipts decide one or the
 other), so `add` only queues the id and the queue is hashed in one tight loop when it fills, or
-before a look-up or a dump: the same bits as adding one by one, at a third of the cost. The bit masks come from a fixed seed
-and the hash is the same in every process, so a filter saved in an audit state (auditor.state)
-answers alike when an audit resumes.
+before a look-up or a dump: the same bits as adding one by one, at a third of the cost. The bit
+masks come from a fixed seed and the hash is the same in every process, so a filter saved in an
+audit state (auditor.state) answers alike when an audit resumes.
 """
 
 from __future__ import annotations

@@ -162,10 +162,10 @@ class Engine:
     # ---- input -------------------------------------------------------------------------------
     def feed(self, item: Parsed | Bad, where: str) -> None:
         self._lines += 1
-        if isinstance(item, Parsed):
-            self._take(item[0], item[1], item[2], where)
+        if type(item) is Parsed:  # a Parsed is never subclassed: the exact type is the cheap test
+            self._take(item, where)
         else:
-            self._take_bad(item, where)
+            self._take_bad(item, where)  # type: ignore[arg-type]  # Bad, the only other kind
 
     def unreadable(self, where: str, reason: str) -> None:
         self._lines += 1
@@ -191,35 +191,14 @@ class Engine:
         run.add(finding(rule, (bad.receipt_id,), f"{where}: {bad.reason}"))
         self._flush_notes(run)
 
-    def _take(self, f: Facts, canonical: bytes, uncertain: str | None = None, where: str = "") -> None:
+    def _take(self, item: Parsed, where: str) -> None:
         # The hot path, once per receipt: the chain's next step, the MAC, time, run and scope steps
         # are written out here (each is a method elsewhere), on the facts unpacked once.
+        f, canonical, uncertain = item
         (
-            assistant,
-            at,
-            _boundary,
-            chain_id,
-            _degraded,
-            _depends,
-            _derived,
-            _from,
-            mac_hex,
-            _memory,
-            _outcome,
-            prev,
-            _reason,
-            rid,
-            run_id,
-            _schema,
-            seq,
-            _present,
-            source_version,
-            _status,
-            _to,
-            user,
-            _version,
-            _wait,
-        ) = f
+            assistant, at, _, chain_id, _, _, _, _, mac_hex, _, _, prev, _, rid, run_id, _, seq, _,
+            source_version, _, _, user, _, _,
+        ) = f  # fmt: skip
         digest = _sha256(canonical).digest()
         link = self.last_link = digest.hex()
         chain = self._chains._chains.get(chain_id)
@@ -242,37 +221,35 @@ class Engine:
             if mac_hex is None or not hmac.compare_digest(mac_hex, mac.hexdigest()):
                 self._untrusted(f)
                 return
-        if at < self._max_at:
+        if at < self._max_at or not self._min_at:
             self._place_in_time(f)
         else:
             self._max_at = at
-            if not self._min_at:
-                self._min_at = at
         n = self._n = self._n + 1
         self._versions.add(source_version)  # None too: dropped when reported
-        run = self._open.get(run_id)
-        if run is None:
-            run = self._run(run_id)
-        else:  # an open run again (what _run does for it, written out)
-            run.touched, run.memo = n, None
-        if self._notes:
-            self._flush_notes(run)
-        if uncertain is not None:  # usable for the rules all the same: precedence picks the verdict
-            run.add(finding("evidence.invalid", (rid,), f"{where}: {uncertain}"))
-        if self._times.expiry_cut is not None:
-            self._check_expiry(run, f)
+        run = self._open.get(run_id) or self._run(run_id)
+        run.touched, run.memo = n, None  # an open run again (what _run does for it, written out)
+        if self._notes or uncertain is not None or self._times.expiry_cut is not None:
+            self._also(run, f, uncertain, where)
         if user is None and assistant is None:
             scope = None
         else:  # one shared tuple per scope: the same scope is the same object
             key = (user, assistant)
-            scope = self._scopes.get(key)
-            if scope is None:
-                scope = self._scopes[key] = key
+            scope = self._scopes.get(key) or self._scopes.setdefault(key, key)
             if run.scope is not scope:
                 self._run_scope(run, scope, rid)
         self._boundary(run, f, scope)
         if n % self._sweep_every == 0 and self._ordered:
             self._sweep()
+
+    def _also(self, run: _Run, f: Facts, uncertain: str | None, where: str) -> None:
+        """What only some receipts bring: notes of the chain, an uncertain field, expiry."""
+        if self._notes:
+            self._flush_notes(run)
+        if uncertain is not None:  # usable for the rules all the same: precedence picks the verdict
+            run.add(finding("evidence.invalid", (f.receipt_id,), f"{where}: {uncertain}"))
+        if self._times.expiry_cut is not None:
+            self._check_expiry(run, f)
 
     def _duplicate(self, run_id: str) -> None:
         self._duplicates += 1
@@ -320,20 +297,22 @@ class Engine:
     # ---- boundaries --------------------------------------------------------------------------
     def _boundary(self, run: _Run, f: Facts, scope: Scope | None) -> None:
         # unpacked once (a Facts attribute is a descriptor call): the fields the boundaries read
-        (_, at, boundary, _, _, depends, _, _, _, memory_id, _, _, _, rid, _, _, _, present, _, status, to_tier, _, version, wait) = f  # fmt: skip
+        (
+            _, at, boundary, _, _, depends, _, _, _, memory_id, _, _, _, rid, _, _, _, present, _, status,
+            to_tier, _, version, wait,
+        ) = f  # fmt: skip
         creates = boundary in CREATES
         if memory_id is not None:
             unit = self._units.get(memory_id)
             if unit is None:
                 unit = self._unit(memory_id)
-            if scope is not None:  # what _touch does when the scope is known, the common case first
-                if creates or unit.ckey is None or (scope is not unit.scope and scope != unit.scope):
-                    self._touch(unit, scope, run.run_id, rid, creates=creates, version=version)
+            # what _touch does, the common case (a known scope the unit already has) written out
+            if scope is not None and (
+                creates or unit.ckey is None or (scope is not unit.scope and scope != unit.scope)
+            ):
+                self._touch(unit, scope, run.run_id, rid, creates=creates, version=version)
             if creates and version is not None and version >= 2 and status in DONE:
-                newer = unit.newer if unit.newer is not None else {}
-                unit.newer = newer
-                if version not in newer or at < newer[version]:
-                    newer[version] = at
+                _committed(unit, version, at)
         if boundary == "retrieve":
             self._retrieve(run, f, memory_id)
         elif boundary == "generate":
@@ -343,14 +322,17 @@ class Engine:
         elif boundary in PROMOTIONS:
             self._promotion(run, f, scope)
         elif boundary == "store" and to_tier == "stm" and status in DONE and memory_id is not None:
-            if wait is None:
-                run.add(finding("evidence.no_window", (rid,), "store into STM without waitUntilUtc"))
-            else:
-                self._units[memory_id].pending = (wait, run.run_id, rid)
+            self._into_stm(run, memory_id, wait, rid)
         elif boundary in REMOVALS and status in DONE and memory_id is not None:
             self._units[memory_id].resolved = True
             if self._ordered and present is False:
                 self._drop(memory_id)
+
+    def _into_stm(self, run: _Run, memory_id: str, wait: str | None, rid: str) -> None:
+        if wait is None:
+            run.add(finding("evidence.no_window", (rid,), "store into STM without waitUntilUtc"))
+        else:
+            self._units[memory_id].pending = (wait, run.run_id, rid)
 
     def _retrieve(self, run: _Run, f: Facts, memory_id: str | None) -> None:
         if memory_id is None or f.version is None:
@@ -590,6 +572,14 @@ class Engine:
         versions = tuple(sorted(v for v in self._versions if v is not None))
         change = min(deadlines, default=None)
         return Outcome(closed, runs, self._n, self._lines, self._duplicates, window, versions, change)
+
+
+def _committed(unit: _Unit, version: int, at: str) -> None:
+    """A version >= 2 of the unit committed at `at`: the earliest such time per version."""
+    newer = unit.newer if unit.newer is not None else {}
+    unit.newer = newer
+    if version not in newer or at < newer[version]:
+        newer[version] = at
 
 
 @contextmanager

@@ -18,7 +18,6 @@ the same results on generated faulty lines.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from auditor.facts import FACT_KEYS, Facts, Parsed
 from receipts import FIELDS
@@ -164,26 +163,28 @@ def parse_canonical(raw: bytes) -> Parsed | None:
     match = _LINE(text)
     if match is None:
         return None
-    (assistant, at, boundary, chain, degraded, depends, derived, from_tier, mac, memory, outcome, prev, reason, rid, run, schema, seq, present, source_version, status, to_tier, user, version, wait) = match.groups()  # fmt: skip
-    # The rules the pattern cannot say: which boundary carries which field, the wait window.
-    if (depends is not None or outcome is not None) and boundary != "generate":
+    (
+        assistant, at, boundary, chain, degraded, depends, derived, from_tier, mac, memory, outcome,
+        prev, reason, rid, run, schema, seq, present, source_version, status, to_tier, user, version,
+        wait,
+    ) = match.groups()  # fmt: skip
+    # The rules the pattern cannot say — which boundary carries which field, the wait window, a real
+    # calendar day, the length of a version, hex in mac and prev — in one test.
+    if (
+        ((depends is not None or outcome is not None) and boundary != "generate")
+        or (reason is not None and boundary not in _REASON_FOR)
+        or (wait is not None and boundary != "store" and status != "waiting")
+        or not _real_day(at[:10])
+        or (wait is not None and not _real_day(wait[:10]))
+        or len(source_version) > g.VERSION_MAX
+        or prev.strip(_HEX_DIGITS)
+        or (mac is not None and mac.strip(_HEX_DIGITS))
+    ):
         return None
-    if reason is not None and boundary not in _REASON_FOR:
-        return None
-    if wait is not None and boundary != "store" and status != "waiting":
-        return None
-    if not _real_day(at[:10]) or prev.strip(_HEX_DIGITS) or (mac is not None and mac.strip(_HEX_DIGITS)):
-        return None
-    if (wait is not None and not _real_day(wait[:10])) or len(source_version) > g.VERSION_MAX:
-        return None
-    if depends is not None:
-        depends = _refs(depends)
-        if depends is None:
-            return None
-    if derived is not None:
-        derived = _refs(derived)
-        if derived is None:
-            return None
+    depends_on = None if depends is None else _refs(depends)
+    derived_from = None if derived is None else _refs(derived)
+    if (depends_on is None and depends is not None) or (derived_from is None and derived is not None):
+        return None  # more refs than MAX_REFS
     if mac is None:
         canonical = raw
     else:  # never the first member: atUtc always precedes it (an ASCII line: bytes are characters)
@@ -192,9 +193,9 @@ def parse_canonical(raw: bytes) -> Parsed | None:
     facts = _new_facts(
         Facts,
         (
-            assistant, at, boundary, chain, _BOOLS[degraded], depends, derived, from_tier, mac, memory,
-            outcome, prev, reason, rid, run, schema, int(seq), _BOOLS[present], source_version, status,
-            to_tier, user, None if version is None else int(version), wait,
+            assistant, at, boundary, chain, _BOOLS[degraded], depends_on, derived_from, from_tier,
+            mac, memory, outcome, prev, reason, rid, run, schema, int(seq), _BOOLS[present],
+            source_version, status, to_tier, user, None if version is None else int(version), wait,
         ),
     )  # fmt: skip
     return _new_parsed(Parsed, (facts, canonical, None))
