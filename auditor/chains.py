@@ -90,7 +90,7 @@ class Chains:
         ):
             chain.seen += digest
             if prev != chain.link:
-                self._broken(chain_id, seq, run, rid)
+                self.broken(chain_id, seq, run, rid)
             chain.link, chain.next_seq = link, seq + 1
             return "ok"
         if chain is None:
@@ -125,10 +125,10 @@ class Chains:
         """Move the chain head to `seq`; a None prev means there is nothing to link to (a gap)."""
         prev, link, run, rid = entry
         if prev is not None and prev != chain.link:
-            self._broken(chain_id, seq, run, rid)
+            self.broken(chain_id, seq, run, rid)
         chain.link, chain.next_seq = link, seq + 1
 
-    def _broken(self, chain_id: str, seq: int, run: str | None, rid: str | None) -> None:
+    def broken(self, chain_id: str, seq: int, run: str | None, rid: str | None) -> None:
         reason = f"prev of seq {seq} in chain {chain_id} does not match the hash of seq {seq - 1}"
         self._report("evidence.chain", run, (rid,), reason)
 

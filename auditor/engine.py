@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from auditor.bloom import Bloom
-from auditor.chains import DUPLICATE, Chains, Unordered
+from auditor.chains import _PREFIX, DUPLICATE, Chains, Unordered
 from auditor.judge import (
     Promotions,
     Times,
@@ -162,10 +162,10 @@ class Engine:
     # ---- input -------------------------------------------------------------------------------
     def feed(self, item: Parsed | Bad, where: str) -> None:
         self._lines += 1
-        if isinstance(item, Parsed):
-            self._take(item[0], item[1], item[2], where)
+        if type(item) is Parsed:  # a Parsed is never subclassed: the exact type is the cheap test
+            self._take(item, where)
         else:
-            self._take_bad(item, where)
+            self._take_bad(item, where)  # type: ignore[arg-type]  # Bad, the only other kind
 
     def unreadable(self, where: str, reason: str) -> None:
         self._lines += 1
@@ -191,68 +191,78 @@ class Engine:
         run.add(finding(rule, (bad.receipt_id,), f"{where}: {bad.reason}"))
         self._flush_notes(run)
 
-    def _take(self, f: Facts, canonical: bytes, uncertain: str | None = None, where: str = "") -> None:
-        # The hot path, once per receipt: the MAC, time and scope steps are written out here.
+    def _take(self, item: Parsed, where: str) -> None:
+        # The hot path, once per receipt: the chain's next step, the MAC, time, run and scope steps
+        # are written out here (each is a method elsewhere), on the facts unpacked once.
+        f, canonical, uncertain = item
+        (
+            assistant, at, _, chain_id, _, _, _, _, mac_hex, _, _, prev, _, rid, run_id, _, seq, _,
+            source_version, _, _, user, _, _,
+        ) = f  # fmt: skip
         digest = _sha256(canonical).digest()
         link = self.last_link = digest.hex()
-        if (
-            self._chains.add(f.chain_id, f.seq, f.prev, link, run=f.run_id, rid=f.receipt_id, digest=digest)
-            == DUPLICATE
+        chain = self._chains._chains.get(chain_id)
+        if (  # the next receipt of its chain with nothing waiting (Chains.add's first case)
+            chain is not None
+            and seq == chain.next_seq
+            and not chain.pending
+            and len(chain.seen) == seq * _PREFIX
         ):
-            self._duplicate(f.run_id)
+            chain.seen += digest[:_PREFIX]
+            if prev != chain.link:
+                self._chains.broken(chain_id, seq, run_id, rid)
+            chain.link, chain.next_seq = link, seq + 1
+        elif self._chains.add(chain_id, seq, prev, link, run=run_id, rid=rid, digest=digest) == DUPLICATE:
+            self._duplicate(run_id)
             return
         if self._key is not None:
             mac = self._mac_state.copy()
             mac.update(canonical)
-            if f.mac is None or not hmac.compare_digest(f.mac, mac.hexdigest()):
+            if mac_hex is None or not hmac.compare_digest(mac_hex, mac.hexdigest()):
                 self._untrusted(f)
                 return
-        at = f.at
-        if at < self._max_at:
+        if at < self._max_at or not self._min_at:
             self._place_in_time(f)
         else:
             self._max_at = at
-            if not self._min_at:
-                self._min_at = at
         n = self._n = self._n + 1
-        self._versions.add(f.source_version)  # None too: dropped when reported
-        run = self._open.get(f.run_id)
-        if run is None:
-            run = self._run(f.run_id)
-        else:  # an open run again (what _run does for it, written out)
-            run.touched, run.memo = n, None
+        self._versions.add(source_version)  # None too: dropped when reported
+        run = self._open.get(run_id) or self._run(run_id)
+        run.touched, run.memo = n, None  # an open run again (what _run does for it, written out)
+        if self._notes or uncertain is not None or self._times.expiry_cut is not None:
+            self._also(run, f, uncertain, where)
+        if user is None and assistant is None:
+            scope = None
+        else:  # one shared tuple per scope: the same scope is the same object
+            key = (user, assistant)
+            scope = self._scopes.get(key) or self._scopes.setdefault(key, key)
+            if run.scope is not scope:
+                self._run_scope(run, scope, rid)
+        self._boundary(run, f, scope)
+        if n % self._sweep_every == 0 and self._ordered:
+            self._sweep()
+
+    def _also(self, run: _Run, f: Facts, uncertain: str | None, where: str) -> None:
+        """What only some receipts bring: notes of the chain, an uncertain field, expiry."""
         if self._notes:
             self._flush_notes(run)
         if uncertain is not None:  # usable for the rules all the same: precedence picks the verdict
             run.add(finding("evidence.invalid", (f.receipt_id,), f"{where}: {uncertain}"))
         if self._times.expiry_cut is not None:
             self._check_expiry(run, f)
-        scope = self._run_scope(run, f)
-        self._boundary(run, f, scope)
-        if n % self._sweep_every == 0 and self._ordered:
-            self._sweep()
 
     def _duplicate(self, run_id: str) -> None:
         self._duplicates += 1
         if self._notes:  # a conflicting copy is reported on its own run, not the first holder's
             self._flush_notes(self._run(run_id))
 
-    def _run_scope(self, run: _Run, f: Facts) -> Scope | None:
-        """The receipt's scope (one shared tuple per scope), checked against its run's."""
-        user, assistant = f.user_scope, f.assistant_scope
-        if user is None and assistant is None:
-            return None
-        key = (user, assistant)
-        scope = self._scopes.setdefault(key, key)
-        if run.scope is scope:  # shared tuples: the same scope is the same object
-            return scope
+    def _run_scope(self, run: _Run, scope: Scope, rid: str) -> None:
+        """A receipt's scope (not None) that is not its run's shared tuple: the run's first scope,
+        or a second one."""
         if run.scope is None:
-            run.scope, run.scope_rid = scope, f.receipt_id
+            run.scope, run.scope_rid = scope, rid
         elif run.scope != scope:
-            run.add(
-                finding("scope.run", (run.scope_rid, f.receipt_id), "receipts of this run carry two scopes")
-            )
-        return scope
+            run.add(finding("scope.run", (run.scope_rid, rid), "receipts of this run carry two scopes"))
 
     def _untrusted(self, f: Facts) -> None:
         """Forged or damaged: it keeps its place in the chain, but no rule may believe it."""
@@ -286,32 +296,43 @@ class Engine:
 
     # ---- boundaries --------------------------------------------------------------------------
     def _boundary(self, run: _Run, f: Facts, scope: Scope | None) -> None:
-        boundary, status, memory_id = f.boundary, f.status, f.memory_id
+        # unpacked once (a Facts attribute is a descriptor call): the fields the boundaries read
+        (
+            _, at, boundary, _, _, depends, _, _, _, memory_id, _, _, _, rid, _, _, _, present, _, status,
+            to_tier, _, version, wait,
+        ) = f  # fmt: skip
+        creates = boundary in CREATES
         if memory_id is not None:
-            unit = self._unit(memory_id)
-            self._touch(unit, scope, run.run_id, f.receipt_id, creates=boundary in CREATES, version=f.version)
-            if boundary in CREATES and status in DONE and f.version is not None and f.version >= 2:
-                newer = unit.newer if unit.newer is not None else {}
-                unit.newer = newer
-                if f.version not in newer or f.at < newer[f.version]:
-                    newer[f.version] = f.at
+            unit = self._units.get(memory_id)
+            if unit is None:
+                unit = self._unit(memory_id)
+            # what _touch does, the common case (a known scope the unit already has) written out
+            if scope is not None and (
+                creates or unit.ckey is None or (scope is not unit.scope and scope != unit.scope)
+            ):
+                self._touch(unit, scope, run.run_id, rid, creates=creates, version=version)
+            if creates and version is not None and version >= 2 and status in DONE:
+                _committed(unit, version, at)
         if boundary == "retrieve":
             self._retrieve(run, f, memory_id)
         elif boundary == "generate":
             if run.generates is None:
                 run.generates = []
-            run.generates.append((f.receipt_id, f.depends_on))
+            run.generates.append((rid, depends))
         elif boundary in PROMOTIONS:
             self._promotion(run, f, scope)
-        elif boundary == "store" and f.to_tier == "stm" and status in DONE and memory_id is not None:
-            if f.wait_until is None:
-                run.add(finding("evidence.no_window", (f.receipt_id,), "store into STM without waitUntilUtc"))
-            else:
-                self._units[memory_id].pending = (f.wait_until, run.run_id, f.receipt_id)
+        elif boundary == "store" and to_tier == "stm" and status in DONE and memory_id is not None:
+            self._into_stm(run, memory_id, wait, rid)
         elif boundary in REMOVALS and status in DONE and memory_id is not None:
             self._units[memory_id].resolved = True
-            if self._ordered and f.source_present is False:
+            if self._ordered and present is False:
                 self._drop(memory_id)
+
+    def _into_stm(self, run: _Run, memory_id: str, wait: str | None, rid: str) -> None:
+        if wait is None:
+            run.add(finding("evidence.no_window", (rid,), "store into STM without waitUntilUtc"))
+        else:
+            self._units[memory_id].pending = (wait, run.run_id, rid)
 
     def _retrieve(self, run: _Run, f: Facts, memory_id: str | None) -> None:
         if memory_id is None or f.version is None:
@@ -551,6 +572,14 @@ class Engine:
         versions = tuple(sorted(v for v in self._versions if v is not None))
         change = min(deadlines, default=None)
         return Outcome(closed, runs, self._n, self._lines, self._duplicates, window, versions, change)
+
+
+def _committed(unit: _Unit, version: int, at: str) -> None:
+    """A version >= 2 of the unit committed at `at`: the earliest such time per version."""
+    newer = unit.newer if unit.newer is not None else {}
+    unit.newer = newer
+    if version not in newer or at < newer[version]:
+        newer[version] = at
 
 
 @contextmanager

@@ -18,8 +18,6 @@ the same results on generated faulty lines.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Any
 
 from auditor.facts import FACT_KEYS, Facts, Parsed
 from receipts import FIELDS
@@ -27,7 +25,6 @@ from receipts import grammar as g
 from receipts.model import BOUNDARIES, MAX_REFS, SCHEMA, STATUSES, TIERS
 
 _new_facts = _new_parsed = tuple.__new__
-real_day = lru_cache(maxsize=4096)(g.is_real_day)  # days repeat: one calendar check per day
 
 __all__ = ["SORTED", "parse_canonical"]
 
@@ -102,11 +99,7 @@ _LINE = re.compile(_line_pattern()).fullmatch
 assert re.compile(_line_pattern()).groups == len(SORTED)
 
 _at = SORTED.index
-_BOUNDARY, _STATUS, _SEQ, _VERSION = _at("boundary"), _at("status"), _at("seq"), _at("version")
-_AT, _WAIT, _SOURCE_VERSION, _MAC = _at("atUtc"), _at("waitUntilUtc"), _at("sourceVersion"), _at("mac")
-_DEPENDS, _OUTCOME, _REASON = _at("dependsOnVersion"), _at("outcomeReceipt"), _at("reason")
-_PRESENT, _DEGRADED, _DERIVED = _at("sourcePresent"), _at("degraded"), _at("derivedFrom")
-_MAC_GROUP = _MAC + 1
+_MAC_GROUP = _at("mac") + 1
 _MAC_LEAD = len(',"mac":"')
 
 
@@ -122,17 +115,20 @@ assert {name for name in SORTED if FIELDS[name].only_for is not None} == {
     "dependsOnVersion",
     "outcomeReceipt",
     "reason",
-}, "a new boundary-bound field needs its check in _applies()"
+}, "a new boundary-bound field needs its check in parse_canonical()"
 
 
-def _applies(v: list[Any]) -> bool:
-    """The rules the pattern cannot say: which boundary carries which field, the wait window."""
-    boundary = v[_BOUNDARY]
-    if (v[_DEPENDS] is not None or v[_OUTCOME] is not None) and boundary != "generate":
-        return False
-    if v[_REASON] is not None and boundary not in _REASON_FOR:
-        return False
-    return v[_WAIT] is None or boundary == "store" or v[_STATUS] == "waiting"
+_DAYS: dict[str, bool] = {}  # day -> a real calendar day? Days repeat: one calendar check per day
+_DAYS_MAX = 4096
+
+
+def _real_day(day: str) -> bool:
+    known = _DAYS.get(day)
+    if known is None:
+        known = g.is_real_day(day)
+        if len(_DAYS) < _DAYS_MAX:
+            _DAYS[day] = known
+    return known
 
 
 def _refs(inner: str) -> list[str] | None:
@@ -143,8 +139,18 @@ def _refs(inner: str) -> list[str] | None:
     return items if len(items) <= MAX_REFS else None
 
 
+# parse_canonical unpacks the groups by name, in this order (that of Facts and of a canonical line)
+assert SORTED == (
+    "assistantScope", "atUtc", "boundary", "chainId", "degraded", "dependsOnVersion", "derivedFrom",
+    "fromTier", "mac", "memoryId", "outcomeReceipt", "prev", "reason", "receiptId", "runId", "schema",
+    "seq", "sourcePresent", "sourceVersion", "status", "toTier", "userScope", "version", "waitUntilUtc",
+)  # fmt: skip
+_BOOLS = {None: None, "true": True, "false": False}
+
+
 def parse_canonical(raw: bytes) -> Parsed | None:
-    """The receipt of a canonical, valid line; None for anything the reference path must judge."""
+    """The receipt of a canonical, valid line; None for anything the reference path must judge.
+    Once per line: the groups are unpacked once, and only the few that need it are converted."""
     try:
         text = raw.decode("ascii")
     except UnicodeDecodeError:
@@ -152,31 +158,37 @@ def parse_canonical(raw: bytes) -> Parsed | None:
     match = _LINE(text)
     if match is None:
         return None
-    v: list[Any] = list(match.groups())
-    if not _applies(v) or not real_day(v[_AT][:10]):
+    (
+        assistant, at, boundary, chain, degraded, depends, derived, from_tier, mac, memory, outcome,
+        prev, reason, rid, run, schema, seq, present, source_version, status, to_tier, user, version,
+        wait,
+    ) = match.groups()  # fmt: skip
+    # The rules the pattern cannot say — which boundary carries which field, the wait window, a real
+    # calendar day, the length of a version — in one test.
+    if (
+        ((depends is not None or outcome is not None) and boundary != "generate")
+        or (reason is not None and boundary not in _REASON_FOR)
+        or (wait is not None and boundary != "store" and status != "waiting")
+        or not _real_day(at[:10])
+        or (wait is not None and not _real_day(wait[:10]))
+        or len(source_version) > g.VERSION_MAX
+    ):
         return None
-    wait, version, source_version = v[_WAIT], v[_VERSION], v[_SOURCE_VERSION]
-    if (wait is not None and not real_day(wait[:10])) or len(source_version) > g.VERSION_MAX:
-        return None
-    v[_SEQ] = int(v[_SEQ])
-    if version is not None:
-        v[_VERSION] = int(version)
-    present, degraded = v[_PRESENT], v[_DEGRADED]
-    if present is not None:
-        v[_PRESENT] = present == "true"
-    if degraded is not None:
-        v[_DEGRADED] = degraded == "true"
-    for index in _LISTS:
-        if v[index] is not None:
-            refs = _refs(v[index])
-            if refs is None:
-                return None
-            v[index] = refs
-    if v[_MAC] is None:
+    depends_on = None if depends is None else _refs(depends)
+    derived_from = None if derived is None else _refs(derived)
+    if (depends_on is None and depends is not None) or (derived_from is None and derived is not None):
+        return None  # more refs than MAX_REFS
+    if mac is None:
         canonical = raw
-    else:  # never the first member: atUtc always precedes it
-        canonical = raw[: match.start(_MAC_GROUP) - _MAC_LEAD] + raw[match.end(_MAC_GROUP) + 1 :]
-    return _new_parsed(Parsed, (_new_facts(Facts, v), canonical, None))
-
-
-_LISTS = (_DEPENDS, _DERIVED)
+    else:  # never the first member: atUtc always precedes it (an ASCII line: bytes are characters)
+        start, end = match.span(_MAC_GROUP)
+        canonical = raw[: start - _MAC_LEAD] + raw[end + 1 :]
+    facts = _new_facts(
+        Facts,
+        (
+            assistant, at, boundary, chain, _BOOLS[degraded], depends_on, derived_from, from_tier,
+            mac, memory, outcome, prev, reason, rid, run, schema, int(seq), _BOOLS[present],
+            source_version, status, to_tier, user, None if version is None else int(version), wait,
+        ),
+    )  # fmt: skip
+    return _new_parsed(Parsed, (facts, canonical, None))

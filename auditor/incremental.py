@@ -36,7 +36,7 @@ from auditor.engine import FILE_RUN, Engine, collector_paused
 from auditor.judge import Times
 from auditor.parse import from_object, parse_raw
 from auditor.report import Report, ResultCache, build_report
-from auditor.sources import AuditInputError, Item, checked_source
+from auditor.sources import AuditInputError, Item, checked_source, where_of
 from auditor.state import (
     StateError,
     dump_engine,
@@ -55,6 +55,7 @@ from receipts.outbox import OUTBOX_TABLE, read_only_uri
 __all__ = ["IncrementalAudit", "read_outbox_rows"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
+_BATCH = 1 << 20  # bytes of lines read at once
 Source = str | os.PathLike[str]
 
 
@@ -113,20 +114,31 @@ class _Reader:
             raise AuditInputError(f"cannot read {path}: {exc.strerror or exc}") from None
         with handle:
             self._skip_checked(handle)
+            where = str(path)
+
+            def last_link() -> str | None:
+                return engine.last_link
+
+            last: bytes | None = None  # the last complete line read: fingerprinted once, at the end
             try:
-                for raw in handle:
-                    if not raw.endswith(b"\n"):
-                        return  # half written, perhaps: the next audit reads it whole
-                    start, c.position, c.lines = c.position, c.position + len(raw), c.lines + 1
-                    if c.first is None:
-                        c.first = fingerprint(raw)
-                    c.last, c.last_at = fingerprint(raw), start
-                    stripped = raw.strip()
-                    if stripped:
-                        c.items += 1
-                        yield parse_raw(stripped, lambda: engine.last_link), f"{path}:{c.lines}"
+                while batch := handle.readlines(_BATCH):
+                    for raw in batch:
+                        if not raw.endswith(b"\n"):
+                            return  # half written, perhaps: the next audit reads it whole
+                        start, c.position, c.lines = c.position, c.position + len(raw), c.lines + 1
+                        if c.first is None:
+                            c.first = fingerprint(raw)
+                        last, c.last_at = raw, start
+                        stripped = raw.strip()
+                        if stripped:
+                            c.items += 1
+                            item = parse_raw(stripped, last_link)
+                            yield item, where_of(item, where, c.lines)
             except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt gzip stream
                 yield None, f"{path}:{c.lines + 1}: unreadable ({type(exc).__name__})"
+            finally:
+                if last is not None:
+                    c.last = fingerprint(last)
 
     def _skip_checked(self, handle: BinaryIO) -> None:
         c = self.cursor

@@ -64,6 +64,9 @@ EDGES: list[Any] = [
     "A1" * 16,
     "a1" * 33,
     "0" * 64,
+    "0" * 63 + "g",  # 64 characters, not all hex (mac and prev are matched as any 64, then checked)
+    "F" * 64,
+    "0" * 62 + '"0',
     "2025-02-29T12:00:00.000000Z",
     "2024-02-29T12:00:00.000000Z",
     "2025-03-01T12:00:00Z",

@@ -44,6 +44,37 @@ class TestBloom:
             bloom.add(f"in-{n}")
         assert sum(f"out-{n}" in bloom for n in range(10_000)) < 100
 
+    @pytest.mark.parametrize("total", [0, 1, 63, 64, 65, 5000, 20_000])
+    def test_queued_adds_set_the_bits_of_adding_one_by_one(self, total: int) -> None:
+        """`add` queues and hashes in bulk; the bits (what a saved state holds) and the growth points
+        must be those of the plain one-id-at-a-time filter, however looks-ups interleave."""
+        rnd = random.Random(total)
+        ids = [str(uuid7()) for _ in range(total)]
+        bloom = Bloom(capacity=64)
+        for item in ids:
+            bloom.add(item)
+            if rnd.random() < 0.01:
+                assert item in bloom  # a look-up hashes the queue in first
+        assert bloom.dump() == _one_by_one(ids, capacity=64)
+        assert all(item in bloom for item in ids)
+
+
+def _one_by_one(ids: list[str], capacity: int) -> tuple[list[bytes], int, int]:
+    """The reference filter: each id hashed into the newest filter as it comes (bloom's format)."""
+    from auditor.bloom import _HIGH, _LOW, _hash
+
+    filters: list[list[int]] = [[0] * (capacity // 16)]
+    count, total = 0, capacity
+    for item in ids:
+        if count >= total:
+            filters.append([0] * (total // 16))
+            total *= 2
+        count += 1
+        h = _hash(item)
+        blocks = filters[-1]
+        blocks[(h >> 24) % len(blocks)] |= _LOW[h & 0xFFF] | _HIGH[(h >> 12) & 0xFFF]
+    return [b"".join(b.to_bytes(64, "little") for b in f) for f in filters], count, total
+
 
 class TestJudge:
     def test_a_released_and_covered_source_is_fine(self) -> None:
