@@ -86,13 +86,30 @@ def _raw_rows(path: Path, *, insist: bool) -> Iterator[tuple[bytes | None, str]]
         yield None, f"{path}: unreadable ({exc})"
 
 
+def _raw_pg_rows(url: str) -> Iterator[tuple[bytes | None, str]]:
+    from auditor.stores import pg_outbox
+
+    try:
+        with pg_outbox(url) as outbox:
+            for seq, raw in outbox.raw_rows():
+                where = f"{outbox.source}#seq={seq}"
+                yield (raw.strip() or None), where + ("" if raw.strip() else ": empty outbox row")
+    except OSError as exc:  # unreachable, or no outbox: as the streaming pass says (auditor.stores)
+        raise AuditInputError(str(exc)) from None
+
+
+def _source_rows(given: str | os.PathLike[str], store: bool) -> Iterator[tuple[bytes | None, str]]:
+    if isinstance(given, str) and given.startswith(("postgresql://", "postgres://")):
+        return _raw_pg_rows(given)  # a URL is no path: Path() would fold its '//'
+    path = Path(given)
+    return _raw_rows(path, insist=store) if checked_source(path, store=store) else _raw_lines(path)
+
+
 def _records(sources: Iterable[Source]) -> Iterator[tuple[bytes | None, str] | str]:
     """Every raw line of every source; a bare string names a source that holds no receipts."""
     for given, store in sources:
-        path = Path(given)
-        sqlite = checked_source(path, store=store)
         count = 0
-        for record in _raw_rows(path, insist=store) if sqlite else _raw_lines(path):
+        for record in _source_rows(given, store):
             count += 1
             yield record
         if count == 0:

@@ -94,13 +94,19 @@ class PgOutbox:
         raw = bytes(body) if isinstance(body, bytes | memoryview) else str(body).encode()
         return parse_line(raw, self.source, seq) or Line(self.source, seq, None, "empty outbox row")
 
-    def lines(self, after_seq: int = 0) -> Iterator[Line]:
+    def raw_rows(self, after_seq: int = 0) -> Iterator[tuple[int, bytes]]:
+        """(seq, body bytes) in seq order, a thousand rows a query."""
         last = after_seq
         while rows := self._rows(
             "SELECT seq, body FROM receipt_outbox WHERE seq > %s ORDER BY seq LIMIT 1000", (last,)
         ):
-            yield from (self._line(seq, body) for seq, body in rows)
+            for seq, body in rows:
+                yield seq, bytes(body) if isinstance(body, bytes | memoryview) else str(body).encode()
             last = rows[-1][0]
+
+    def lines(self, after_seq: int = 0) -> Iterator[Line]:
+        for seq, raw in self.raw_rows(after_seq):
+            yield parse_line(raw, self.source, seq) or Line(self.source, seq, None, "empty outbox row")
 
     def last(self) -> Line | None:
         rows = self._rows("SELECT seq, body FROM receipt_outbox ORDER BY seq DESC LIMIT 1")

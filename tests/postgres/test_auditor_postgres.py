@@ -67,3 +67,20 @@ def test_the_auditors_own_role_reads_in_a_read_only_transaction(pg_url: str, aud
     assert not without_key.macs.verified and "cannot read the receipt key" in str(without_key.macs.reason)
     given = audit([], stores=[auditor_url], key=key)
     assert given.macs.verified and given.receipts == without_key.receipts > 6
+
+
+def test_a_store_whose_receipt_times_run_backwards_is_audited_not_refused(pg_url: str) -> None:
+    """Two writers with skewed clocks leave receipts whose times disagree with their seq: the
+    auditor leaves the streaming pass for the sorted one, which once read the URL as a file path
+    ('no such file: postgresql:/...') and exited 2 instead of auditing."""
+    from datetime import UTC, datetime
+
+    from memoryos.testing import FakeClock
+
+    for start in (datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 5, 1, tzinfo=UTC)):
+        with memoryos.open(pg_url, stm_capacity=4, clock=FakeClock(start)) as mem:
+            for i in range(3):
+                mem.remember(SCOPE, f"turn {i} about kiwi orchards")
+    report = audit([], stores=[pg_url], now=datetime(2026, 6, 2, tzinfo=UTC))
+    assert report.mode in ("sorted", "exact") and report.macs.verified
+    assert report.receipts >= 6
