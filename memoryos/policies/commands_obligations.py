@@ -27,7 +27,8 @@ _PERMANENT = re.compile(
     r"(?:rule|order|instruction|policy|requirement|convention)s?\b"
     r"|\b(?:moving forward|from this point(?: on| forward|onwards?)?|from here on(?: out)?|"
     r"from here onwards?|"
-    r"from today(?: on| onwards?)?|hereafter|until further notice|until (?:i|we) say otherwise|"
+    r"from today(?: on| onwards?)?|hereafter|every single time|each and every time|without fail|"
+    r"until further notice|until (?:i|we) say otherwise|"
     r"until told otherwise|in (?:all )?future (?:sessions|work|changes|commits|prs|runs|deploys)|"
     r"for all future|at all times|without exception|under no circumstances|as a (?:standing )?rule|"
     r"as (?:a matter of )?policy|make it a (?:rule|habit)|get in the habit of|"
@@ -112,12 +113,63 @@ def _epistemic(verb: str, after: str | None) -> bool:
     return verb in _EPISTEMIC
 
 
+#: "It's mandatory to sign every commit": an impersonal obligation to do something.
+_MANDATORY = re.compile(
+    r"^it(?:['’]s| is) (?:mandatory|compulsory|obligatory|required|a requirement) "
+    r"(?:for (?:you|us|everyone) )?to \w+",
+    _FLAGS,
+)
+#: "For this project, ...", "In our repo, ...": the scope that makes a statement a house rule.
+_SCOPE = re.compile(
+    r"^(?:for|in|across|within|on)\s+(?:this|the|our)\s+(?:repo|repository|project|codebase|monorepo|team|"
+    r"org|organisation|organization|company|service|house)\b[^,]*,\s*",
+    _FLAGS,
+)
+_FOLLOWS = re.compile(r"^(?P<subject>(?:[\w`'./@#-]+\s+){1,4}?)follows?\s+\w", _FLAGS)
+_BELONGS = re.compile(
+    r"^(?P<subject>(?:[\w`'./@#-]+\s+){1,4}?)belongs?\s+(?:only\s+)?(?:in|under|inside)\b", _FLAGS
+)
+_PROHIBITION = re.compile(r"\b(?:don['’]?t|do not|never|not in|nowhere else)\b", _FLAGS)
+
+
+def _house_convention(text: str) -> bool:
+    """ "For this project, commit messages follow Conventional Commits", "Our branch names follow
+    the ticket convention": a class of things said to follow a convention within a house scope
+    ("The report follows the template you sent" names one thing, in no scope)."""
+    scope = _SCOPE.match(text)
+    rest = text[scope.end() :] if scope else text
+    said = _FOLLOWS.match(rest)
+    if said is None:
+        return False
+    subject = said["subject"].split()
+    if subject[0].lower() == "our":
+        return scope is not None or _subject_general(" ".join(subject[1:]))
+    return scope is not None and _subject_general(said["subject"])
+
+
+def _belongs(text: str) -> bool:
+    """ "Secrets belong in the vault. Don't put them in .env": where a class of things is kept
+    ("This file belongs in the trash" is one thing)."""
+    said = _BELONGS.match(_SCOPE.sub("", text, count=1))
+    if said is None:
+        return False
+    general = _subject_general(said["subject"])
+    return general or (said["subject"].split()[0].lower() == "our" and bool(_PROHIBITION.search(text)))
+
+
 def obligation(text: str) -> bool:
     """True when `text` states a standing obligation (see the module's docstring)."""
     if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
         return True
     if _ONE_OFF_TIME.search(text):
         return False
+    if _MANDATORY.match(text) or _house_convention(text) or _belongs(text):
+        return True
+    return _modal_obligation(text)
+
+
+def _modal_obligation(text: str) -> bool:
+    """A modal said to the agent or of a class of things ("You have to", "Commits must be")."""
     general = bool(_GENERAL.search(text))
     agent = _AGENT.search(text)
     if agent:
