@@ -176,7 +176,16 @@ def _help_or_version(part: Simple) -> bool:
     """`--help`, `--version`, `-V` alone (`sqlplus -V`, `psql -V`): the tool says what it is."""
     if part.args in (("-V",), ("-v",), ("-version",), ("/?",)):
         return True
-    return any(a in ("--help", "--version", "-?", "/?") for a in part.args) or part.sub() in ("help",)
+    return any(_asks_help(part.args, i) for i in range(len(part.args))) or part.sub() in ("help",)
+
+
+def _asks_help(args: Sequence[str], index: int) -> bool:
+    """`--help`, `-?`, or a `--version` that takes no value: `helm upgrade api ./chart --version
+    1.4.2` pins a chart's version, it does not ask the tool for its own."""
+    arg = args[index]
+    if arg == "--version":
+        return index + 1 == len(args) or args[index + 1].startswith("-")
+    return arg in ("--help", "-?", "/?")
 
 
 def is_read(part: Simple) -> bool:
