@@ -123,7 +123,8 @@ def _script_block(part: str, words: Sequence[str]) -> str | None:
 # `eval $(op signin)`, `export BW_SESSION="$(bw unlock --raw)"`, `$(aws ecr get-login)`: the
 # substitution's command is what ran; the shell only evaluates or keeps what it printed.
 _SUBSTITUTION = re.compile(
-    r"^\s*(?:eval\s+|(?:export\s+)?[A-Za-z_]\w*=)?([\"']?)(?:\$\((?P<inner>.+)\)|`(?P<tick>[^`]+)`)\1\s*$"
+    r"^\s*(?:eval\s+|(?:source|\.)\s+(?=<)|(?:export\s+)?[A-Za-z_]\w*=)?([\"']?)"
+    r"(?:[$<]\((?P<inner>.+)\)|`(?P<tick>[^`]+)`)\1\s*$"
 )
 
 
@@ -460,6 +461,8 @@ def _is_deploy(part: Simple) -> bool:
 _DEPLOY_VERBS = frozenset(
     "create start trigger new run promote deploy redeploy push submit execute roll".split()
 )
+#: A release is shipped by these (`promote-release`); `create-release` only makes one.
+_RELEASE_VERBS = frozenset("promote deploy rollout roll ship".split())
 
 
 def _compound_deploy(part: Simple) -> bool:
@@ -468,7 +471,9 @@ def _compound_deploy(part: Simple) -> bool:
     `list-deployments`, `get-deployment`, `cancel-deployment`)."""
     for word in (w.lower() for w in part.words[:3]):
         tokens = word.split("-")
-        named = any(re.fullmatch(r"deploy(?:ment)?s?", t) for t in tokens)
+        named = any(re.fullmatch(r"deploy(?:ment)?s?", t) for t in tokens) or (
+            tokens[0] in _RELEASE_VERBS and any(re.fullmatch(r"releases?", t) for t in tokens)
+        )
         if len(tokens) > 1 and named and (tokens[0] in _DEPLOY_VERBS or tokens[0].startswith("deploy")):
             return True
         if not re.fullmatch(r"[a-z][a-z0-9-]*", word):

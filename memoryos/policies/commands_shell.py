@@ -125,8 +125,17 @@ def _runner_inner(words: list[str]) -> list[str] | None:
     if skip == -1:
         return rest  # `ibmcloud cf push`: a cf command
     after = rest[1:]
-    start = _skip_options(after, vocab.RUNNER_VALUED) + skip
-    return after[start:] or None
+    return _named_package(program, after[_skip_options(after, vocab.RUNNER_VALUED) + skip :])
+
+
+def _named_package(program: str, inner: list[str]) -> list[str] | None:
+    """`pnpm dlx netlify-cli deploy`: a package a JS manager runs is named for its tool."""
+    if inner and program in _JS_MANAGERS:
+        return [package_tool(inner[0]), *inner[1:]]
+    return inner or None
+
+
+_JS_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 
 
 def package_tool(name: str) -> str:

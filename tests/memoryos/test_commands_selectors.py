@@ -55,6 +55,7 @@ def test_an_account_name_is_replaced_too() -> None:
         "export BW_SESSION=$(bw unlock --raw)",
         'BW_SESSION="$(bw login --raw)"',
         "eval `op signin acme`",
+        "source <(op signin --account acme)",
         'eval "$(aws ecr get-login --no-include-email --region eu-west-1)"',
     ],
 )
@@ -64,7 +65,13 @@ def test_a_sign_in_inside_a_command_substitution_is_what_ran(command: str) -> No
 
 
 @pytest.mark.parametrize(
-    "command", ["export VERSION=$(git describe --tags)", "eval $(ssh-agent -s) ; echo ok", "X=$(date +%s)"]
+    "command",
+    [
+        "export VERSION=$(git describe --tags)",
+        "eval $(ssh-agent -s) ; echo ok",
+        "X=$(date +%s)",
+        "diff <(ls a) <(ls b)",
+    ],
 )
 def test_a_substitution_of_a_read_is_nothing(command: str) -> None:
     assert _candidate(command) is None
@@ -85,6 +92,7 @@ def test_a_pipe_inside_a_substitution_does_not_split_the_line() -> None:
         "octo deploy-release --project Shop --version 1.4.2 --deployto Production",
         "linode-cli lke start-deployment 5521",
         "scw container trigger-deployment 9c1d2e3f-aaaa-4bbb-8ccc-0123456789ab",
+        "octo promote-release --project Shop --from Staging --to Production",
     ],
 )
 def test_a_compound_deploy_subcommand_is_a_deploy(command: str) -> None:
@@ -98,6 +106,8 @@ def test_a_compound_deploy_subcommand_is_a_deploy(command: str) -> None:
         "doctl apps list-deployments 0b6f1e2a-77c4-4d21-9e3b-5a8c0d9f1e42",
         "doctl apps get-deployment 0b6f1e2a-77c4-4d21-9e3b-5a8c0d9f1e42 1f2e",
         "octo cancel-deployment --id 17",
+        "octo create-release --project Shop",
+        "octo list-releases --project Shop",
         "git checkout -b create-deployment",
     ],
 )
@@ -112,6 +122,8 @@ def test_reading_or_cancelling_deployments_is_not_a_deploy(command: str) -> None
         ("npx vercel-cli@latest deploy --prod", "deploy:vercel-deploy-prod"),
         ("npx @railway/cli up --service api", "deploy:railway-up-service-api"),
         ("bunx firebase-cli deploy --only hosting", "deploy:firebase-deploy-only-hosting"),
+        ("pnpm dlx netlify-cli deploy --prod", "deploy:netlify-deploy-prod"),
+        ("yarn dlx @railway/cli up", "deploy:railway-up"),
     ],
 )
 def test_a_cli_package_run_by_npx_is_its_tool(command: str, key: str) -> None:
