@@ -116,15 +116,16 @@ def _epistemic(verb: str, after: str | None) -> bool:
 #: "It's mandatory to sign every commit": an impersonal obligation to do something.
 _MANDATORY = re.compile(
     r"^it(?:['’]s| is) (?:mandatory|compulsory|obligatory|required|a requirement) "
-    r"(?:for (?:you|us|everyone) )?to \w+",
+    r"(?:for (?!(?:me|him|her|them)\b)(?:[\w`'./-]+\s+){1,4}?)?to \w+",  # "for me to": an errand
     _FLAGS,
+)
+_SCOPE_WORDS = (
+    r"(?:for|in|across|within|on)\s+(?:this|the|our)\s+(?:repo|repository|project|codebase|monorepo|team|"
+    r"org|organisation|organization|company|service|house)\b"
 )
 #: "For this project, ...", "In our repo, ...": the scope that makes a statement a house rule.
-_SCOPE = re.compile(
-    r"^(?:for|in|across|within|on)\s+(?:this|the|our)\s+(?:repo|repository|project|codebase|monorepo|team|"
-    r"org|organisation|organization|company|service|house)\b[^,]*,\s*",
-    _FLAGS,
-)
+_SCOPE = re.compile(rf"^{_SCOPE_WORDS}[^,]*,\s*|^here,\s*", _FLAGS)
+_SCOPE_AFTER = re.compile(rf"\b{_SCOPE_WORDS}|\bhere\W*$", _FLAGS)
 _FOLLOWS = re.compile(r"^(?P<subject>(?:[\w`'./@#-]+\s+){1,4}?)follows?\s+\w", _FLAGS)
 _BELONGS = re.compile(
     r"^(?P<subject>(?:[\w`'./@#-]+\s+){1,4}?)belongs?\s+(?:only\s+)?(?:in|under|inside)\b", _FLAGS
@@ -134,27 +135,35 @@ _PROHIBITION = re.compile(r"\b(?:don['’]?t|do not|never|not in|nowhere else)\b
 
 def _house_convention(text: str) -> bool:
     """ "For this project, commit messages follow Conventional Commits", "Our branch names follow
-    the ticket convention": a class of things said to follow a convention within a house scope
-    ("The report follows the template you sent" names one thing, in no scope)."""
+    the ticket convention", "All Python code follows PEP 8": a class of things said to follow a
+    convention, within a house scope or of all of them ("The report follows the template you
+    sent" names one thing, in no scope)."""
     scope = _SCOPE.match(text)
     rest = text[scope.end() :] if scope else text
     said = _FOLLOWS.match(rest)
     if said is None:
         return False
+    scoped = scope is not None or bool(_SCOPE_AFTER.search(rest[said.end() :]))
     subject = said["subject"].split()
-    if subject[0].lower() == "our":
-        return scope is not None or _subject_general(" ".join(subject[1:]))
-    return scope is not None and _subject_general(said["subject"])
+    first = subject[0].lower()
+    if first in ("our", "we"):
+        return scoped or (first == "our" and _subject_general(" ".join(subject[1:])))
+    if first in ("all", "every", "each", "any"):
+        return True
+    return scoped and _subject_general(said["subject"])
 
 
 def _belongs(text: str) -> bool:
-    """ "Secrets belong in the vault. Don't put them in .env": where a class of things is kept
-    ("This file belongs in the trash" is one thing)."""
+    """ "Secrets belong in the vault. Don't put them in .env", "Config belongs in config/, never in
+    code": where a class of things is kept ("This file belongs in the trash" is one thing)."""
     said = _BELONGS.match(_SCOPE.sub("", text, count=1))
     if said is None:
         return False
-    general = _subject_general(said["subject"])
-    return general or (said["subject"].split()[0].lower() == "our" and bool(_PROHIBITION.search(text)))
+    first = said["subject"].split()[0].lower()
+    if _subject_general(said["subject"]):
+        return True
+    named = first == "our" or (first not in _PRONOUNS and first not in _DETERMINERS and first != "a")
+    return named and bool(_PROHIBITION.search(text[said.end() :]))
 
 
 def obligation(text: str) -> bool:

@@ -232,6 +232,11 @@ def test_rsync_to_a_remote_over_ssh_stays_a_deploy() -> None:
         "Environment secrets belong in the vault. Don't commit them.",
         "Integration tests belong in tests/integration, never next to the code.",
         "Our fixtures belong in tests/data. Do not inline them.",
+        "It's compulsory for all PRs to have a linked issue.",
+        "Commit messages follow the Conventional Commits spec in this project.",
+        "All Python code follows PEP 8.",
+        "We follow semantic versioning for this project.",
+        "Config belongs in config/settings.toml, never in code.",
     ],
 )
 def test_statements_of_policy_are_rules(text: str) -> None:
@@ -251,6 +256,12 @@ def test_statements_of_policy_are_rules(text: str) -> None:
         "This file belongs in the trash.",
         "The keys belong to the ops team.",
         "Squash your commits before merging.",
+        "It's required for me to sign the form.",
+        "We follow up with the vendor next week.",
+        "We follow the plan you sent.",
+        "The cake belongs in the fridge. Don't leave it out.",
+        "My bike belongs in the garage, not in the hall.",
+        "This follows from the spec.",
     ],
 )
 def test_one_off_requests_and_statements_of_fact_are_not(text: str) -> None:
