@@ -167,6 +167,10 @@ def _workspace_selected(program: str, words: list[str]) -> list[str] | None:
         return None
     if program == "yarn" and len(words) > 3 and words[1] == "workspace":
         return [words[0], *words[3:], f"--workspace={words[2]}"]
+    if program == "yarn" and words[1:3] == ["workspaces", "foreach"]:  # every workspace, in turn
+        rest = words[3:]
+        start = _skip_options(rest, frozenset({"--include", "--exclude", "--from", "-j", "--jobs"}))
+        return [words[0], *rest[start:], "--workspaces"] if start < len(rest) else None
     selectors, index = [], 1
     while index < len(words) and words[index].split("=", 1)[0] in flags:
         if "=" in words[index]:

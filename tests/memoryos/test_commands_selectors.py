@@ -39,6 +39,11 @@ def test_a_login_naming_its_identity_is_kept_without_it(command: str, address: s
         assert not nostore.scan(text)
 
 
+def test_adding_a_password_manager_account_is_a_sign_in() -> None:
+    found = _candidate("op account add --address acme.1password.eu --email lee@example.org")
+    assert found is not None and found.kind == "capability" and "lee@example.org" not in found.body
+
+
 def test_an_account_name_is_replaced_too() -> None:
     found = _candidate("op signin --account acme-team")
     assert found is not None and "acme-team" not in found.body and "<account>" in found.body
@@ -145,6 +150,7 @@ def test_npx_of_a_cli_package_that_only_reads_is_nothing() -> None:
         ("pnpm -F billing run test", "test:pnpm-run-test-f-billing"),
         ("npm -w packages/admin run build", "build:npm-run-build-w-packages-admin"),
         ("npm --workspace packages/api test", "test:npm-test-workspace-packages-api"),
+        ("yarn workspaces foreach -A --topological run build", "build:yarn-run-build-workspaces"),
     ],
 )
 def test_a_workspace_selector_comes_before_the_command(command: str, key: str) -> None:
