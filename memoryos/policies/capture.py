@@ -297,7 +297,7 @@ def _procedure(event: Event) -> Candidate | None:
     subject = _subject(event, command)
     if command is None or subject is None:
         return None
-    body = f"how to {event.type}{subject[1]}: run `{command}`"
+    body = f"how to {event.type}{subject[1]}: run `{commands.project_path_form(command)}`"
     return Candidate("procedure", f"{event.type}:{slug(subject[0])}", body, _success_proof(event))
 
 

@@ -90,14 +90,19 @@ _ALIASES = {"mvnw": "mvn", "sbtx": "sbt", "python3": "python", "py": "python"}
 
 
 def split_simple(command: str) -> list[str]:
-    """The simple commands of a line, split at `&&`, `||`, `;`, `|` and `&` outside quotes."""
-    pieces, start, quote, index = [], 0, "", 0
+    """The simple commands of a line, split at `&&`, `||`, `;`, `|` and `&` outside quotes and
+    outside a command substitution `$( ... )`."""
+    pieces, start, quote, index, nested = [], 0, "", 0, 0
     while index < len(command):
         char = command[index]
         if quote:
             quote = "" if char == quote else quote
         elif char in "'\"":
             quote = char
+        elif command.startswith("$(", index) or (char == ")" and nested):
+            nested += 1 if char == "$" else -1
+        elif nested:
+            pass
         elif (match := _SPLIT.match(command, index)) is not None:
             pieces.append(command[start:index])
             start = index = match.end()
@@ -115,11 +120,24 @@ def _script_block(part: str, words: Sequence[str]) -> str | None:
     return part[start + 1 : end] if 0 <= start < end else None
 
 
+# `eval $(op signin)`, `export BW_SESSION="$(bw unlock --raw)"`, `$(aws ecr get-login)`: the
+# substitution's command is what ran; the shell only evaluates or keeps what it printed.
+_SUBSTITUTION = re.compile(
+    r"^\s*(?:eval\s+|(?:source|\.)\s+(?=<)|(?:export\s+)?[A-Za-z_]\w*=)?([\"']?)"
+    r"(?:[$<]\((?P<inner>.+)\)|`(?P<tick>[^`]+)`)\1\s*$"
+)
+
+
 def parts(command: str, depth: int = 0) -> list[Simple]:
     """The simple commands of a line, each with its wrappers taken off and what a shell or an
-    interpreter is given to run read in its place (`bash -lc '...'`, `cmd /c`, `pwsh -File x.ps1`)."""
+    interpreter is given to run read in its place (`bash -lc '...'`, `cmd /c`, `pwsh -File x.ps1`,
+    `eval $(...)`)."""
     found: list[Simple] = []
     for part in split_simple(command):
+        substituted = _SUBSTITUTION.match(part) if depth < 4 else None
+        if substituted is not None:
+            found.extend(parts(substituted["inner"] or substituted["tick"], depth + 1))
+            continue
         words = shell.unwrap(_words(shell.windows_paths(part.strip())))
         payload = shell.shell_payload(words) if depth < 4 else None
         if isinstance(payload, str):
@@ -159,7 +177,16 @@ def _help_or_version(part: Simple) -> bool:
     """`--help`, `--version`, `-V` alone (`sqlplus -V`, `psql -V`): the tool says what it is."""
     if part.args in (("-V",), ("-v",), ("-version",), ("/?",)):
         return True
-    return any(a in ("--help", "--version", "-?", "/?") for a in part.args) or part.sub() in ("help",)
+    return any(_asks_help(part.args, i) for i in range(len(part.args))) or part.sub() in ("help",)
+
+
+def _asks_help(args: Sequence[str], index: int) -> bool:
+    """`--help`, `-?`, or a `--version` that takes no value: `helm upgrade api ./chart --version
+    1.4.2` pins a chart's version, it does not ask the tool for its own."""
+    arg = args[index]
+    if arg == "--version":
+        return index + 1 == len(args) or args[index + 1].startswith("-")
+    return arg in ("--help", "-?", "/?")
 
 
 def is_read(part: Simple) -> bool:
@@ -425,8 +452,33 @@ def _is_deploy(part: Simple) -> bool:
         lambda: program == "winscp" and _winscp_upload(part),
         lambda: program == "func" and "publish" in words[:3],
         lambda: targets.unc_destination(part) or _ps_deploy(part) or targets.vercel_prod(part),
+        lambda: program not in _NOT_GENERIC and _compound_deploy(part),
     )
     return any(check() for check in checks)
+
+
+#: The verb of a compound subcommand that starts a deploy (`create-deployment`, `deploy-release`).
+_DEPLOY_VERBS = frozenset(
+    "create start trigger new run promote deploy redeploy push submit execute roll".split()
+)
+#: A release is shipped by these (`promote-release`); `create-release` only makes one.
+_RELEASE_VERBS = frozenset("promote deploy rollout roll ship".split())
+
+
+def _compound_deploy(part: Simple) -> bool:
+    """`doctl apps create-deployment <id>`, `octo deploy-release`, `<cli> start-deployment`: a
+    hyphenated subcommand among a CLI's first words that names a deploy and starts one (never
+    `list-deployments`, `get-deployment`, `cancel-deployment`)."""
+    for word in (w.lower() for w in part.words[:3]):
+        tokens = word.split("-")
+        named = any(re.fullmatch(r"deploy(?:ment)?s?", t) for t in tokens) or (
+            tokens[0] in _RELEASE_VERBS and any(re.fullmatch(r"releases?", t) for t in tokens)
+        )
+        if len(tokens) > 1 and named and (tokens[0] in _DEPLOY_VERBS or tokens[0].startswith("deploy")):
+            return True
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", word):
+            return False  # a path, a name or a value: what follows it is an argument too
+    return False
 
 
 def _winscp_upload(part: Simple) -> bool:
@@ -507,7 +559,7 @@ def _is_auth(part: Simple) -> bool:
         return bool(words) or program in ("kinit", "gimme-aws-creds", "assume", "mstsc", "putty")
     pair = " ".join(words[:2]).lower()
     cmdlet = vocab.verb_noun(program)
-    if program in ("scp", "pscp") and targets.remote_source(part):
+    if program in ("scp", "pscp", "rsync") and targets.remote_source(part):
         return True  # a copy from another machine: a connection to it
     checks = (
         (program, sub) in vocab.AUTH_PAIRS or (program, pair) in vocab.AUTH_PAIRS,
@@ -552,8 +604,30 @@ def is_trivial(command: str) -> bool:
 
 
 def essential(command: str) -> str:
-    """The simple commands that do something, as written: `cd app && make` is about `make`."""
-    return " && ".join(p.text for p in parts(command) if not is_read(p))
+    """The simple commands that do something, as written (`cd app && make` is about `make`), without
+    the identity a login names (see `without_identity`)."""
+    return without_identity(" && ".join(p.text for p in parts(command) if not is_read(p)))
+
+
+# `--email X`, `--account=X`, `--account-name X`: who logs in, not what can be reached.
+_IDENTITY_FLAG = re.compile(
+    r"(?P<flag>(?<!\S)--?(?:[\w-]+-)?(?P<what>e-?mail|account)(?:-name)?)(?P<sep>=|\s+)"
+    r"(?P<q>[\"']?)(?!-|<)[^\s\"')]+(?P=q)",
+    re.IGNORECASE,
+)
+_EMAIL = re.compile(r"(?<![^\s=\"'])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?=[\s\"')]|$)")
+
+
+def without_identity(command: str) -> str:
+    """The command with the e-mail address or account name of who logs in replaced by a placeholder
+    (`heroku auth login --email <email>`, `gcloud auth login --account=<account>`): the capability
+    is that the CLI can log in, and the no-store rule rightly refuses a person's address. A login
+    name at a host (`ssh ops@bastion`) is spelt apart by `ssh_login_form` before this is asked."""
+    command = _IDENTITY_FLAG.sub(
+        lambda m: f"{m['flag']}{m['sep']}<{'account' if m['what'].lower() == 'account' else 'email'}>",
+        command,
+    )
+    return _EMAIL.sub("<email>", command)
 
 
 # -- what it acts on ----------------------------------------------------------------------------
@@ -589,8 +663,8 @@ def _auth_subject(part: Simple) -> str | None:
     program = part.program
     if program == "kinit":
         return next((a.rsplit("@", 1)[1] for a in part.args if "@" in a and not a.startswith("-")), None)
-    if program in ("scp", "pscp") or program in _REMOTE_SHELLS:
-        remote = targets.remote_source(part) if program in ("scp", "pscp") else None
+    if program in ("scp", "pscp", "rsync") or program in _REMOTE_SHELLS:
+        remote = targets.remote_source(part) if program in ("scp", "pscp", "rsync") else None
         return targets.host(remote or (targets.login_host(part) if program in _REMOTE_SHELLS else None))
     return _login_server(part)
 
@@ -632,6 +706,21 @@ _REFERENCE_LAST = re.compile(
 )
 
 
+# `tests\Api.Tests\Api.Tests.csproj`: a .NET project path, which dotnet and MSBuild read as well
+# with forward slashes; spelt with backslashes the no-store rule takes it for a high-entropy token.
+_PROJECT_PATH = re.compile(
+    r"(?<![^\s\"'=:])(?:[A-Za-z]:)?[\w.-]*(?:\\[\w.-]+)+\.(?:csproj|fsproj|vbproj|sln|slnx|proj|dll)(?=[\s\"']|$)",
+    re.IGNORECASE,
+)
+
+
+def project_path_form(command: str) -> str:
+    """The command with each .NET project or solution path given as an argument spelt with forward
+    slashes (`dotnet test tests/Api.Tests/Api.Tests.csproj`): the same path to dotnet, msbuild and
+    vstest, and no longer the shape of a secret to the no-store rule."""
+    return _PROJECT_PATH.sub(lambda m: m[0].replace("\\", "/"), command)
+
+
 def ssh_login_form(command: str) -> str:
     """The command spelt equivalently without shapes the no-store rule refuses in a login: `ssh
     ops@bastion` as `ssh -l ops bastion` (`-o User=` for sftp, `--ssh='ssh -l ..'` for mosh, `-l`
@@ -642,10 +731,10 @@ def ssh_login_form(command: str) -> str:
     command = _AWS_PASSWORD.sub(lambda m: f"aws{m[3]} {m[1]} {m[2]}", command)
     command = _REFERENCE_LAST.sub(lambda m: m[2] + m[1], command)
     forms = {_LOGIN_FORMS.get(p.program) for p in parts(command)} - {None}
-    if len(forms) != 1:
-        return command  # no ssh-family program, or several that spell a login differently
+    if len(forms) != 1:  # no ssh-family program, or several that spell a login differently
+        return without_identity(command)
     form = str(forms.pop())
-    return _LOGIN_AT.sub(lambda m: form.format(user=m[1], host=m[2]), command)
+    return without_identity(_LOGIN_AT.sub(lambda m: form.format(user=m[1], host=m[2]), command))
 
 
 __all__ = [

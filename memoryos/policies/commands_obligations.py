@@ -27,7 +27,8 @@ _PERMANENT = re.compile(
     r"(?:rule|order|instruction|policy|requirement|convention)s?\b"
     r"|\b(?:moving forward|from this point(?: on| forward|onwards?)?|from here on(?: out)?|"
     r"from here onwards?|"
-    r"from today(?: on| onwards?)?|hereafter|until further notice|until (?:i|we) say otherwise|"
+    r"from today(?: on| onwards?)?|hereafter|every single time|each and every time|without fail|"
+    r"until further notice|until (?:i|we) say otherwise|"
     r"until told otherwise|in (?:all )?future (?:sessions|work|changes|commits|prs|runs|deploys)|"
     r"for all future|at all times|without exception|under no circumstances|as a (?:standing )?rule|"
     r"as (?:a matter of )?policy|make it a (?:rule|habit)|get in the habit of|"
@@ -112,12 +113,72 @@ def _epistemic(verb: str, after: str | None) -> bool:
     return verb in _EPISTEMIC
 
 
+#: "It's mandatory to sign every commit": an impersonal obligation to do something.
+_MANDATORY = re.compile(
+    r"^it(?:['’]s| is) (?:mandatory|compulsory|obligatory|required|a requirement) "
+    r"(?:for (?!(?:me|him|her|them)\b)(?:[\w`'./-]+\s+){1,4}?)?to \w+",  # "for me to": an errand
+    _FLAGS,
+)
+_SCOPE_WORDS = (
+    r"(?:for|in|across|within|on)\s+(?:this|the|our)\s+(?:repo|repository|project|codebase|monorepo|team|"
+    r"org|organisation|organization|company|service|house)\b"
+)
+#: "For this project, ...", "In our repo, ...": the scope that makes a statement a house rule.
+_SCOPE = re.compile(rf"^{_SCOPE_WORDS}[^,]*,\s*|^here,\s*", _FLAGS)
+_SCOPE_AFTER = re.compile(rf"\b{_SCOPE_WORDS}|\bhere\W*$", _FLAGS)
+_FOLLOWS = re.compile(r"^(?P<subject>(?:[\w`'./@#-]+\s+){1,4}?)follows?\s+\w", _FLAGS)
+_BELONGS = re.compile(
+    r"^(?P<subject>(?:[\w`'./@#-]+\s+){1,4}?)belongs?\s+(?:only\s+)?(?:in|under|inside)\b", _FLAGS
+)
+_PROHIBITION = re.compile(r"\b(?:don['’]?t|do not|never|not in|nowhere else)\b", _FLAGS)
+
+
+def _house_convention(text: str) -> bool:
+    """ "For this project, commit messages follow Conventional Commits", "Our branch names follow
+    the ticket convention", "All Python code follows PEP 8": a class of things said to follow a
+    convention, within a house scope or of all of them ("The report follows the template you
+    sent" names one thing, in no scope)."""
+    scope = _SCOPE.match(text)
+    rest = text[scope.end() :] if scope else text
+    said = _FOLLOWS.match(rest)
+    if said is None:
+        return False
+    scoped = scope is not None or bool(_SCOPE_AFTER.search(rest[said.end() :]))
+    subject = said["subject"].split()
+    first = subject[0].lower()
+    if first in ("our", "we"):
+        return scoped or (first == "our" and _subject_general(" ".join(subject[1:])))
+    if first in ("all", "every", "each", "any"):
+        return True
+    return scoped and _subject_general(said["subject"])
+
+
+def _belongs(text: str) -> bool:
+    """ "Secrets belong in the vault. Don't put them in .env", "Config belongs in config/, never in
+    code": where a class of things is kept ("This file belongs in the trash" is one thing)."""
+    said = _BELONGS.match(_SCOPE.sub("", text, count=1))
+    if said is None:
+        return False
+    first = said["subject"].split()[0].lower()
+    if _subject_general(said["subject"]):
+        return True
+    named = first == "our" or (first not in _PRONOUNS and first not in _DETERMINERS and first != "a")
+    return named and bool(_PROHIBITION.search(text[said.end() :]))
+
+
 def obligation(text: str) -> bool:
     """True when `text` states a standing obligation (see the module's docstring)."""
     if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
         return True
     if _ONE_OFF_TIME.search(text):
         return False
+    if _MANDATORY.match(text) or _house_convention(text) or _belongs(text):
+        return True
+    return _modal_obligation(text)
+
+
+def _modal_obligation(text: str) -> bool:
+    """A modal said to the agent or of a class of things ("You have to", "Commits must be")."""
     general = bool(_GENERAL.search(text))
     agent = _AGENT.search(text)
     if agent:

@@ -125,8 +125,67 @@ def _runner_inner(words: list[str]) -> list[str] | None:
     if skip == -1:
         return rest  # `ibmcloud cf push`: a cf command
     after = rest[1:]
-    start = _skip_options(after, vocab.RUNNER_VALUED) + skip
-    return after[start:] or None
+    return _named_package(program, after[_skip_options(after, vocab.RUNNER_VALUED) + skip :])
+
+
+def _named_package(program: str, inner: list[str]) -> list[str] | None:
+    """`pnpm dlx netlify-cli deploy`: a package a JS manager runs is named for its tool."""
+    if inner and program in _JS_MANAGERS:
+        return [package_tool(inner[0]), *inner[1:]]
+    return inner or None
+
+
+_JS_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+
+
+def package_tool(name: str) -> str:
+    """The tool an npm package starts: `netlify-cli@17` is netlify, `@railway/cli` railway,
+    `vercel@latest` vercel (a package named `<tool>-cli` or `@<tool>/cli` is that tool's CLI)."""
+    name = re.sub(r"(?<=.)@[^/@]*$", "", name)  # a version or a dist-tag
+    scoped = re.fullmatch(r"@([\w.-]+)/(?:cli|cli-\w+)", name)
+    if scoped:
+        return scoped[1]
+    return re.sub(r"(?<=\w)-cli$", "", name)
+
+
+#: Flags of the JS package managers that choose a workspace package; the command follows them.
+_WORKSPACE_FLAGS = {
+    "npm": frozenset({"-w", "--workspace", "--prefix", "-C"}),
+    "pnpm": frozenset({"--filter", "-F", "--dir", "-C", "--filter-prod"}),
+    "yarn": frozenset({"--cwd"}),
+    "bun": frozenset({"--filter", "--cwd"}),
+}
+
+
+def _workspace_selected(program: str, words: list[str]) -> list[str] | None:
+    """`yarn workspace web build`, `pnpm --filter web build`, `npm -w web run build`: the package
+    manager's command with the selector of the package it runs in moved after it, as `--flag=value`
+    (the command's words come first, and which package it built still tells two builds apart);
+    None without a selector."""
+    flags = _WORKSPACE_FLAGS.get(program)
+    if flags is None:
+        return None
+    if program == "yarn" and len(words) > 3 and words[1] == "workspace":
+        return [words[0], *words[3:], f"--workspace={words[2]}"]
+    if program == "yarn" and words[1:3] == ["workspaces", "foreach"]:  # every workspace, in turn
+        rest = words[3:]
+        start = _skip_options(rest, frozenset({"--include", "--exclude", "--from", "-j", "--jobs"}))
+        return [words[0], *rest[start:], "--workspaces"] if start < len(rest) else None
+    selectors, index = [], 1
+    while index < len(words) and words[index].split("=", 1)[0] in flags:
+        if "=" in words[index]:
+            selectors.append(words[index])
+        elif index + 1 < len(words):
+            selectors.append(f"{words[index]}={words[index + 1]}")
+            index += 1
+        index += 1
+    return [words[0], *words[index:], *selectors] if selectors and index < len(words) else None
+
+
+def _executed(words: list[str]) -> list[str]:
+    """What `npx [-p pkg] <package> ...` starts, named for its tool (`npx netlify-cli` is netlify)."""
+    inner = words[1 + _skip_options(words[1:], frozenset({"-p", "--package"})) :]
+    return [package_tool(inner[0]), *inner[1:]] if inner else words
 
 
 def _unwrap_once(words: list[str]) -> list[str]:
@@ -135,14 +194,14 @@ def _unwrap_once(words: list[str]) -> list[str]:
         return words
     program = base(words[0])
     if len(words) > 1 and program in EXECUTORS:
-        return words[1 + _skip_options(words[1:], frozenset({"-p", "--package"})) :] or words
+        return _executed(words)
     if len(words) > 1 and program in ("yarn", "pnpm", "bun") and words[1].lower() in vocab.JS_BINARIES:
         return words[1:]
     if len(words) > 2 and program in RUNNERS and words[1] in ("run", "exec", "x"):
         return words if re.split(r"[:_-]", words[2])[0] in _TASK_NAMES else words[2:]
     if len(words) > 2 and program.startswith("python") and words[1] == "-m" and words[2] not in PY_TOOLS:
         return words[2:]  # `python -m twine upload` is twine's
-    inner = _container_inner(words) or _runner_inner(words)
+    inner = _container_inner(words) or _runner_inner(words) or _workspace_selected(program, words)
     return inner if inner else words
 
 

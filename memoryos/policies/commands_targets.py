@@ -86,9 +86,23 @@ def bucket(url: str) -> str:
     return url.split("://", 1)[1].split("/", 1)[0]
 
 
+def _copy_paths(part: Simple) -> tuple[str, ...]:
+    """The paths of a copy: rsync's `-e "ssh -p 2222"` (and `--rsh`) says how, not what."""
+    if part.program != "rsync":
+        return part.words
+    out: list[str] = []
+    args = iter(part.args)
+    for arg in args:
+        if arg in ("-e", "--rsh", "--rsync-path", "--exclude", "--include", "--filter", "-f"):
+            next(args, None)
+        elif not arg.startswith("-"):
+            out.append(arg)
+    return tuple(out)
+
+
 def remote_destination(part: Simple) -> str | None:
     """The last argument of rsync/scp/pscp when it is remote (host:path), else None."""
-    words = part.words
+    words = _copy_paths(part)
     if len(words) < 2:
         return None
     last = words[-1]
@@ -96,8 +110,8 @@ def remote_destination(part: Simple) -> str | None:
 
 
 def remote_source(part: Simple) -> str | None:
-    """The first argument of scp/pscp when it is remote (host:path) and the destination is not."""
-    words = part.words
+    """The first argument of scp/pscp/rsync when it is remote (host:path) and the destination is not."""
+    words = _copy_paths(part)
     if len(words) < 2 or remote_destination(part) is not None:
         return None
     first = words[0]

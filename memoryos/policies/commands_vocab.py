@@ -151,6 +151,7 @@ AUTH_PAIRS: frozenset[tuple[str, str]] = frozenset(
     {
         ("cf", "auth"),
         ("doctl", "auth init"),
+        ("op", "account add"),  # 1Password: the first sign-in to an account
         ("aws", "configure sso"),
         ("aws", "sso login"),
         ("aws", "eks update-kubeconfig"),
