@@ -1,7 +1,7 @@
 """policies.text.keywords, made for every promoted turn, splits ASCII text with one translate() in
-place of the regex and a lower() per token (issue 12: the cost of placement). It is the plain per-token count it replaced:
-the same words, the same counts, in the same order (segments keep keywords in ranked order, and ties
-in a Counter keep first-occurrence order)."""
+place of the regex and a lower() per token (issue 12: the cost of placement). It is the plain
+per-token count it replaced: the same words, the same counts, in the same order (segments keep
+keywords in ranked order, and ties in a Counter keep first-occurrence order)."""
 
 from __future__ import annotations
 
