@@ -29,10 +29,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_core  # noqa: E402  (a sibling script, not a package)
+import bench_core  # a sibling script, not a package
 
-import memoryos  # noqa: E402
-from receipts import uuid7  # noqa: E402
+import memoryos
+from receipts import uuid7
 
 WARMUP, MEASURED, STORED, SCOPES = 10, 20, 100, 20
 
@@ -122,6 +122,7 @@ def main() -> None:
     parser.add_argument("--side", choices=sorted(SIDES), help=argparse.SUPPRESS)  # the child process
     parser.add_argument("--folder", help=argparse.SUPPRESS)
     parser.add_argument("--keep", default=None, help="folder to keep callgrind.out.<side> in")
+    parser.add_argument("--only", choices=sorted(SIDES), help="count one side only (while iterating)")
     args = parser.parse_args()
     if args.side:
         SIDES[args.side](Path(args.folder))
@@ -130,11 +131,15 @@ def main() -> None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
     keep = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="memoryos-callgrind-"))
     keep.mkdir(parents=True, exist_ok=True)
-    counts = {side: instructions(side, keep / f"callgrind.out.{side}") / MEASURED for side in SIDES}
-    print(f"SQLite {sqlite3.sqlite_version}, Python {sys.version.split()[0]}, {MEASURED} promotions of 7 turns")
-    print(f"full-STM promotion: {counts['promotion'] / 1e3:,.0f}k instructions")
-    print(f"raw one-transaction move: {counts['raw'] / 1e3:,.0f}k instructions")
-    print(f"ratio: {counts['promotion'] / counts['raw']:.2f}x")
+    sides = [args.only] if args.only else sorted(SIDES)
+    counts = {side: instructions(side, keep / f"callgrind.out.{side}") / MEASURED for side in sides}
+    python = sys.version.split()[0]
+    print(f"SQLite {sqlite3.sqlite_version}, Python {python}, {MEASURED} promotions of 7 turns each")
+    names = {"promotion": "full-STM promotion", "raw": "raw one-transaction move"}
+    for side, count in counts.items():
+        print(f"{names[side]}: {count / 1e3:,.0f}k instructions")
+    if len(counts) == 2:
+        print(f"ratio: {counts['promotion'] / counts['raw']:.2f}x")
     if not args.keep:
         shutil.rmtree(keep, ignore_errors=True)
 

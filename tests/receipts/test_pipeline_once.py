@@ -94,8 +94,8 @@ def test_a_batch_prepares_the_key_once(monkeypatch: pytest.MonkeyPatch) -> None:
         made.append(key)
         return real(key, *args, **kwargs)
 
-    monkeypatch.setattr(pipeline.hmac, "new", counting)
-    monkeypatch.setattr(pipeline.hmac, "digest", None)  # the per-receipt one-shot is not used
+    monkeypatch.setattr(hmac, "new", counting)
+    monkeypatch.setattr(hmac, "digest", None)  # the per-receipt one-shot is not used
     draft = {
         "runId": uuid7(),
         "boundary": "stm_to_mtm",
@@ -118,7 +118,7 @@ def test_a_batch_serialises_each_receipt_once(monkeypatch: pytest.MonkeyPatch) -
         calls.append(value)
         return real(value, *args, **kwargs)
 
-    monkeypatch.setattr(pipeline.orjson, "dumps", counting)
+    monkeypatch.setattr(orjson, "dumps", counting)
     draft = {
         "runId": uuid7(),
         "boundary": "evict",
