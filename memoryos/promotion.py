@@ -14,7 +14,6 @@ only the next batch of pages its segment has not distilled yet, and lists exactl
 
 from __future__ import annotations
 
-import bisect
 import os
 import socket
 import sys
@@ -116,61 +115,26 @@ class Grown:
 
 
 class _Growing:
-    """A segment's keywords while one promotion's pages join it: the counts of its strongest 64,
-    and the words grouped by count, each group in alphabetical order. The ranked order (count
-    descending, ties alphabetical: `ranked(counts)`'s) is then the groups from the highest count
-    down, so a join moves only the page's words between groups instead of sorting every word
-    twice; finished() builds the ranked dict once per segment."""
+    """A segment's keywords while one promotion's pages join it: the counts of its strongest 64
+    and their ranked order, kept apart so that a join re-ranks without rebuilding the dict (the
+    order is `ranked(counts)`'s; finished() builds that dict once per segment)."""
 
-    __slots__ = ("by_count", "counts", "order")
+    __slots__ = ("counts", "order")
 
     def __init__(self, keywords: dict[str, int]) -> None:
         self.counts = dict(keywords)
-        self.by_count: dict[int, list[str]] = {}
-        for word, count in self.counts.items():
-            self.by_count.setdefault(count, []).append(word)
-        for group in self.by_count.values():
-            group.sort()  # stored keywords are ranked already; sorting does not rely on it
-        self.order = list(keywords)  # what join() replaces; nothing is cut before a page's counts add
+        self.order = list(keywords)
 
     def join(self, words: dict[str, int]) -> None:
         """Add a page's keyword counts and keep the strongest 64, as ranked() would."""
-        counts, by_count = self.counts, self.by_count
-        for word, added in words.items():
-            count = added
-            had = counts.get(word)
-            if had is not None:
-                group = by_count[had]
-                group.remove(word)
-                if not group:
-                    del by_count[had]
-                count += had
-            counts[word] = count
-            joined = by_count.get(count)
-            if joined is None:
-                by_count[count] = [word]
-            else:
-                bisect.insort(joined, word)
-        self.order = self._ranked_order()
-
-    def _ranked_order(self) -> list[str]:
-        """The strongest KEPT words in ranked order; the weaker ones are dropped from the counts."""
-        counts, by_count = self.counts, self.by_count
-        order: list[str] = []
-        for count in sorted(by_count, reverse=True):
-            group = by_count[count]
-            room = KEPT - len(order)
-            if len(group) <= room:
-                order += group
-                continue
-            for word in group[room:]:
-                del counts[word]
-            if room:
-                del group[room:]
-                order += group
-            else:
-                del by_count[count]
-        return order
+        counts = self.counts
+        for word, count in words.items():
+            counts[word] = counts.get(word, 0) + count
+        # top_keywords(): two C-level sorts, alphabetical then stable by count
+        self.order = order = sorted(sorted(counts), key=counts.__getitem__, reverse=True)
+        for word in order[KEPT:]:
+            del counts[word]
+        del order[KEPT:]
 
     def ranked(self) -> dict[str, int]:
         counts = self.counts
