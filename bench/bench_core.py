@@ -12,6 +12,8 @@ would write), so that 1M stored turns take a minute rather than hours.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import hmac
 import os
 import platform
 import random
@@ -146,13 +148,14 @@ def measure_remember(
 
 def measure_promotion(
     mem: memoryos.Memory, raw: sqlite3.Connection, samples: int, rng: random.Random
-) -> tuple[float, float, int, float]:
+) -> tuple[float, float, int, float, float]:
     """A full STM (7 turns) moved by the library vs a raw transaction moving the same rows + receipts,
-    and vs the same raw move that also keeps a full-text index of its own (see raw_move)."""
+    vs the same raw move that also keeps a full-text index of its own, and vs one whose receipts
+    are chained and signed (see raw_move)."""
     scope = memoryos.Scope(user="promo-user", assistant="bench")
     key = mem._scopes(scope)
     capacity = mem.config.stm_capacity
-    ours, base, commits, indexed = [], [], [], []
+    ours, base, commits, indexed, sealed = [], [], [], [], []
     for _ in range(samples):
         with mem.store.write("fill") as tx:  # put 7 turns into STM without triggering promotion
             for _ in range(capacity):
@@ -167,7 +170,10 @@ def measure_promotion(
         base.append(timed(lambda r=rows: raw_move(raw, r)))  # type: ignore[misc]
         rows = raw_setup(raw, capacity, rng, indexed=True)
         indexed.append(timed(lambda r=rows: raw_move(raw, r, indexed=True)))  # type: ignore[misc]
-    return statistics.median(ours), statistics.median(base), max(commits), statistics.median(indexed)
+        rows = raw_setup(raw, capacity, rng)
+        sealed.append(timed(lambda r=rows: raw_move(raw, r, sealed=True)))  # type: ignore[misc]
+    medians = statistics.median(ours), statistics.median(base), statistics.median(indexed)
+    return medians[0], medians[1], max(commits), medians[2], statistics.median(sealed)
 
 
 def raw_setup(
@@ -193,7 +199,9 @@ def raw_setup(
 RECEIPT_BYTES = 734  # the size of a sealed stm_to_mtm receipt line (ids, scopes, chain, MAC)
 
 
-def raw_move(conn: sqlite3.Connection, rows: list[tuple[str, str, str]], *, indexed: bool = False) -> None:
+def raw_move(
+    conn: sqlite3.Connection, rows: list[tuple[str, str, str]], *, indexed: bool = False, sealed: bool = False
+) -> None:
     """Timed: one transaction that inserts the same page rows the library writes (segment, role and
     lineage columns filled), deletes the turns and inserts one pre-rendered receipt of the same size
     per page. No placement, no sealing: the floor for moving these rows durably. It is strict on
@@ -204,7 +212,12 @@ def raw_move(conn: sqlite3.Connection, rows: list[tuple[str, str, str]], *, inde
 
     `indexed`: the same move by a raw application that keeps its rows findable, as memoryos does: a
     plain FTS5 table over the bodies, the turns' entries deleted and the pages' added (what memoryos's
-    own FTS5 triggers did before migration 0005, when the raw move's units rows paid them too)."""
+    own FTS5 triggers did before migration 0005, when the raw move's units rows paid them too).
+
+    `sealed`: the same move by a raw application whose receipts are tamper-evident as the receipt
+    format requires (DESIGN §4): each line carries the previous line's SHA-256 and an HMAC-SHA256
+    over itself, what any correct writer of the format must compute (an informative row: the
+    target stays against the unsealed move)."""
     body = orjson.dumps({"boundary": "stm_to_mtm", "pad": ""})
     body = body[:-2] + b"x" * (RECEIPT_BYTES - len(body)) + body[-2:]
     segment, run_id = uuid7(), uuid7()
@@ -227,10 +240,28 @@ def raw_move(conn: sqlite3.Connection, rows: list[tuple[str, str, str]], *, inde
             [(page,) for page, _, _ in pages],
         )
     conn.executemany("DELETE FROM units WHERE memory_id = ?", [(m,) for m, _, _ in rows])
+    lines = _sealed_lines(body, len(rows), conn) if sealed else [body] * len(rows)
     conn.executemany(
-        "INSERT INTO raw_receipts VALUES (?, ?)", [(start + i + 1, body) for i in range(len(rows))]
+        "INSERT INTO raw_receipts VALUES (?, ?)", [(start + i + 1, line) for i, line in enumerate(lines)]
     )
     conn.execute("COMMIT")
+
+
+RAW_KEY = b"k" * 32
+
+
+def _sealed_lines(body: bytes, count: int, conn: sqlite3.Connection) -> list[bytes]:
+    """Receipt lines chained by SHA-256 and signed with HMAC-SHA256, from the last one stored."""
+    last = conn.execute("SELECT body FROM raw_receipts ORDER BY seq DESC LIMIT 1").fetchone()
+    link = hashlib.sha256(last[0] if last else b"").hexdigest().encode()
+    lines = []
+    for _ in range(count):
+        # as long as the plain line: the pad gives up what the prev and mac members take
+        canonical = body[:-149] + b'","prev":"' + link + b'"}'
+        link = hashlib.sha256(canonical).hexdigest().encode()
+        mac = hmac.digest(RAW_KEY, canonical, "sha256").hex().encode()
+        lines.append(canonical[:-1] + b',"mac":"' + mac + b'"}')
+    return lines
 
 
 def raw_search_table(conn: sqlite3.Connection) -> None:
@@ -316,6 +347,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "commits_per_promotion": max(p[2] for p in promo),
                     "raw_indexed_p50_us": statistics.median(p[3] for p in promo) * 1e6,
                     "ratio_indexed": statistics.median(p[0] / p[3] for p in promo),
+                    "raw_sealed_p50_us": statistics.median(p[4] for p in promo) * 1e6,
+                    "ratio_sealed": statistics.median(p[0] / p[4] for p in promo),
                 }
             raw.close()
             mem.close()
@@ -366,6 +399,10 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> str:
     lines.append(
         f"| full-STM promotion p50 (7 turns) | {p['p50_us']:.0f} µs | {p['raw_indexed_p50_us']:.0f} µs (raw"
         f" move + receipts + FTS5 index) | {p['ratio_indexed']:.2f}x | |"
+    )
+    lines.append(
+        f"| full-STM promotion p50 (7 turns) | {p['p50_us']:.0f} µs | {p['raw_sealed_p50_us']:.0f} µs (raw"
+        f" move + receipts chained and signed) | {p['ratio_sealed']:.2f}x | |"
     )
     r = results["recall"]
     lines.append(

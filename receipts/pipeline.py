@@ -1,7 +1,9 @@
-"""The writer pipeline: stamp -> validate (content-free) -> chain -> MAC -> render.
+"""The writer pipeline: stamp -> validate (content-free) -> render -> chain -> MAC.
 
-Each step is a small pure function; `seal` composes them. The caller owns persistence: it reads the
-chain head inside its transaction, seals, and writes the rendered line in the same transaction.
+Each step is a small function; `seal` composes them. A receipt is serialised once: its line and its
+canonical bytes (what the chain link and the MAC cover) are cut from the same bytes (_serialised).
+The caller owns persistence: it reads the chain head inside its transaction, seals, and writes the
+rendered line in the same transaction.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ def stamp(draft: Mapping[str, Any], head: ChainHead, at: datetime | str) -> Rece
     fields set to None (absent, never null). `at` may come preformatted (format_utc) when a batch
     shares one instant. The draft is not modified."""
     receipt = {k: v for k, v in draft.items() if v is not None}
-    receipt.setdefault("receiptId", uuid7())
+    if "receiptId" not in receipt:  # not setdefault: that would make (and waste) an id for every draft
+        receipt["receiptId"] = uuid7()
     receipt["schema"] = SCHEMA
     receipt["atUtc"] = at if isinstance(at, str) else format_utc(at)
     receipt["chainId"] = head.chain_id
@@ -59,19 +62,6 @@ def validate(receipt: Mapping[str, Any]) -> None:
     raise ReceiptError(first.field, first.problem)
 
 
-def chain(receipt: Receipt, head: ChainHead) -> tuple[ChainHead, bytes]:
-    """The head after this stamped receipt, and its canonical bytes, which both the next link and
-    the MAC cover."""
-    canonical = canonical_bytes(receipt)
-    return ChainHead(head.chain_id, receipt["seq"], hashlib.sha256(canonical).hexdigest()), canonical
-
-
-def sign(receipt: Receipt, key: bytes | None, canonical: bytes) -> None:
-    """Add the MAC over the canonical bytes (in place); without a key the receipt stays unsigned."""
-    if key is not None:
-        receipt["mac"] = hmac.digest(key, canonical, "sha256").hex()
-
-
 def render(receipt: Mapping[str, Any]) -> bytes:
     """One JSONL line (without the newline), keys sorted so equal receipts are equal bytes."""
     return orjson.dumps(receipt, option=orjson.OPT_SORT_KEYS)
@@ -80,20 +70,63 @@ def render(receipt: Mapping[str, Any]) -> bytes:
 def seal(draft: Mapping[str, Any], head: ChainHead, key: bytes | None, at: datetime | str) -> Sealed:
     """Run the whole pipeline for one receipt appended after `head`; a bad draft fails before
     anything is hashed."""
-    receipt = stamp(draft, head, at)
-    validate(receipt)
-    new_head, canonical = chain(receipt, head)
-    sign(receipt, key, canonical)
-    return Sealed(receipt, render(receipt), new_head)
+    signer = None if key is None else hmac.new(key, digestmod=hashlib.sha256)
+    return _sealed(draft, head, signer, at if isinstance(at, str) else format_utc(at))
 
 
 def seal_all(
     drafts: Iterable[Mapping[str, Any]], head: ChainHead, key: bytes | None, at: datetime
 ) -> list[Sealed]:
-    """Seal a batch in order after `head`, all stamped with the same instant."""
-    sealed: list[Sealed] = []
+    """Seal a batch in order after `head`, all stamped with the same instant: the same receipts and
+    lines as seal() one by one, with the key's HMAC state prepared once for the batch."""
+    signer = None if key is None else hmac.new(key, digestmod=hashlib.sha256)
     moment = format_utc(at)
+    sealed: list[Sealed] = []
     for draft in drafts:
-        sealed.append(seal(draft, head, key, moment))
+        sealed.append(_sealed(draft, head, signer, moment))
         head = sealed[-1].head
     return sealed
+
+
+def _sealed(draft: Mapping[str, Any], head: ChainHead, signer: hmac.HMAC | None, moment: str) -> Sealed:
+    receipt = stamp(draft, head, moment)
+    validate(receipt)
+    line, canonical = _serialised(receipt, signer)
+    new_head = ChainHead(head.chain_id, receipt["seq"], hashlib.sha256(canonical).hexdigest())
+    return Sealed(receipt, line, new_head)
+
+
+_MAC_MEMBER = b',"mac":"'
+_PLACEHOLDER_END = len(_MAC_MEMBER) + 64  # where the placeholder's closing quote is
+
+
+def _serialised(receipt: Receipt, signer: hmac.HMAC | None) -> tuple[bytes, bytes]:
+    """The rendered line and the canonical bytes (the line without its `mac` member), signing the
+    receipt in place when there is a key: one serialisation where a canonical one and a rendering
+    made two. The line is rendered with a placeholder MAC, whose member is cut out for the
+    canonical bytes and overwritten with the real MAC for the line. This holds because a validated receipt
+    has only known fields, no nested objects and no unescaped quote inside a string, so the one
+    `,"mac":"` in its bytes is the member itself (checked; otherwise the two-step way)."""
+    if signer is None:
+        canonical = canonical_bytes(receipt)
+        return (canonical if "mac" not in receipt else render(receipt)), canonical
+    receipt["mac"] = ZERO_HASH
+    placeholder = render(receipt)
+    at = placeholder.find(_MAC_MEMBER)
+    if at < 0 or placeholder.find(_MAC_MEMBER, at + 1) >= 0:  # never for a valid receipt
+        canonical = canonical_bytes(receipt)
+        sign_with(receipt, signer, canonical)
+        return render(receipt), canonical
+    end = at + _PLACEHOLDER_END
+    canonical = placeholder[:at] + placeholder[end + 1 :]
+    mac = sign_with(receipt, signer, canonical)
+    return placeholder[: at + len(_MAC_MEMBER)] + mac.encode() + placeholder[end:], canonical
+
+
+def sign_with(receipt: Receipt, signer: hmac.HMAC, canonical: bytes) -> str:
+    """Add the MAC over the canonical bytes (in place) from a prepared HMAC state, which is copied
+    (an `hmac.new` per receipt would set the key up again each time); returns it."""
+    mac = signer.copy()
+    mac.update(canonical)
+    receipt["mac"] = digest = mac.hexdigest()
+    return digest

@@ -22,8 +22,18 @@ def tokens(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
+# ASCII text's words without the regex: \w is [A-Za-z0-9_] there, so every other character becomes
+# a space and letters are lowered in the same pass (a promotion splits every turn it places).
+_ASCII_WORDS = str.maketrans(
+    {chr(c): chr(c).lower() if chr(c).isalnum() or chr(c) == "_" else " " for c in range(128)}
+)
+
+
 def keywords(text: str) -> Counter[str]:
-    return Counter(t for t in tokens(text) if t not in STOPWORDS and len(t) > 1 and not t.isdigit())
+    """Counts of the words that carry meaning, in order of first occurrence. Outside ASCII the
+    regex decides (and each token is lowered alone: lowering can change what \\w matches, "İ")."""
+    words = text.translate(_ASCII_WORDS).split() if text.isascii() else tokens(text)
+    return Counter([w for w in words if len(w) > 1 and w not in STOPWORDS and not w.isdigit()])
 
 
 def top_keywords(counts: Mapping[str, int], limit: int = 32) -> list[str]:

@@ -138,10 +138,11 @@ class SQLiteTransaction(CommonRows, Transaction):
             part = [rowid for rowid, _ in moves[start : start + 500]]
             sql = f"SELECT rowid FROM units WHERE terms IS NULL AND rowid IN ({', '.join('?' * len(part))})"
             unindexed.update(r for (r,) in self._conn.execute(sql, part))  # units_unindexed: cheap
-        self._conn.executemany(
-            "UPDATE units SET terms = ?, term_count = ? WHERE rowid = ?",
-            [(*sql_search.unit_index_values(page), rowid) for rowid, page in moves if rowid in unindexed],
-        )
+        if unindexed:  # rare: an empty executemany still prepares and runs the statement
+            self._conn.executemany(
+                "UPDATE units SET terms = ?, term_count = ? WHERE rowid = ?",
+                [(*sql_search.unit_index_values(page), rowid) for rowid, page in moves if rowid in unindexed],
+            )
         self._conn.executemany(INSERT_SOURCE, [pair for _, u in moves for pair in sources_of(u)])
 
 
