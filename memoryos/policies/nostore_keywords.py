@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from memoryos.policies.nostore_checks import wordiness
-from memoryos.policies.nostore_window import MAX_WINDOW_WORDS, prose_shape, window_ok
+from memoryos.policies.nostore_window import MAX_WINDOW_WORDS, opens_clause, prose_shape, window_ok
 
 # Password-like words: a value after them may be short and purely numeric (PINs, "123456").
 PASSWORD_WORDS: tuple[str, ...] = (
@@ -171,6 +171,11 @@ class Connector:
     guard: Callable[[re.Match[str]], bool] | None = None
 
 
+def _verb_guard(match: re.Match[str]) -> bool:
+    # "I reset the password and the new host is db7-prod": the verb belongs to another clause.
+    return not opens_clause(match.group("w"))
+
+
 def _far_guard(match: re.Match[str]) -> bool:
     return window_ok(match.group("w"), verb=match.group("verb") is not None)
 
@@ -188,11 +193,12 @@ CONNECTORS: tuple[Connector, ...] = (
     Connector(
         "verb",
         re.compile(
-            rf"(?:\s+{_FILLER_TOKEN}){{0,4}}?\s+(?:{_alternation(VERBS)})"
+            rf"(?P<w>(?:\s+{_FILLER_TOKEN}){{0,4}}?)\s+(?:{_alternation(VERBS)})"
             rf"(?:\s+(?:{_alternation(ADVERBS)}))?\s*:?\s+{_VALUE}",
             re.IGNORECASE,
         ),
         level=1,
+        guard=_verb_guard,
     ),
     Connector(
         "unspaced",

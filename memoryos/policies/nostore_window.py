@@ -40,11 +40,13 @@ COMPOUND_HEADS: frozenset[str] = frozenset(
     limiter economy economics bucketing spent price prices counts counter
     """.split()
 )
-# Words that open another clause; the value after them belongs to that clause.
+# Words that open another clause; the value after them belongs to that clause. Not "or", which
+# mostly joins nouns ("the wifi or guest password is x"), nor words that are also nouns or articles
+# in another language ("car", Portuguese "o").
 CLAUSE_OPENERS: frozenset[str] = frozenset(
     """
-    and but or so then because although though while whereas unless und aber oder weil denn et mais
-    ou donc car puis y pero o porque mientras e ma oppure perché mas porém
+    and but so then because although though while whereas unless und aber weil denn et mais donc puis
+    y pero porque mientras e ma perché mas porém
     """.split()
 )
 # Field labels that, just before the separator, name what the value is instead of the credential.
@@ -81,6 +83,11 @@ def words(phrase: str) -> list[str]:
     return [word.casefold() for word in _WORD.findall(phrase)]
 
 
+def opens_clause(window: str) -> bool:
+    """Whether a conjunction in the window starts another clause ("password and the host is x")."""
+    return any(word in CLAUSE_OPENERS for word in words(window))
+
+
 def window_ok(window: str, verb: bool) -> bool:
     """Whether the words between a keyword and its separator keep the keyword the subject.
 
@@ -97,7 +104,7 @@ def window_ok(window: str, verb: bool) -> bool:
         return False
     if last and last[-1] in FIELD_LABELS:
         return False
-    return not any(word in CLAUSE_OPENERS for token in tokens for word in words(token))
+    return not opens_clause(window)
 
 
 def prose_shape(value: str) -> bool:
