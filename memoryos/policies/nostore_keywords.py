@@ -209,7 +209,8 @@ CONNECTORS: tuple[Connector, ...] = (
         "far",
         re.compile(
             rf"(?P<w>(?:[ \t]*,?[ \t]+{_FILLER_TOKEN}){{1,{MAX_WINDOW_WORDS}}}?)"
-            rf"(?:[ \t]{{0,3}}(?:{_SYMBOL}|—|–)|[ \t]+(?P<verb>{_alternation(FAR_VERBS)}))[ \t]{{1,3}}{_VALUE}",
+            rf"(?:[ \t]{{0,3}}(?:{_SYMBOL}|—|–)|[ \t]+(?P<verb>{_alternation(FAR_VERBS)}))"
+            rf"[ \t]{{1,3}}{_VALUE}",
             re.IGNORECASE,
         ),
         level=3,
@@ -290,9 +291,8 @@ def _is_pin(keyword: str) -> bool:
 def value_ok(value: str, keyword: str, is_password: bool, level: int, quoted: bool) -> bool:
     """Whether a keyword's value is a credential worth refusing (pure; the value is never kept)."""
     minimum = 4 if is_password else 8
-    if len(value) < (3 if quoted else minimum) or _placeholder(value, keyword, level, quoted):
-        return False
-    if level >= 3 and prose_shape(value):  # "v2.4.1", "90days", "OPS-4821" after words of a clause
+    far_prose = level >= 3 and prose_shape(value)  # "v2.4.1", "90days", "OPS-4821" after a clause
+    if len(value) < (3 if quoted else minimum) or far_prose or _placeholder(value, keyword, level, quoted):
         return False
     if is_password and _is_pin(keyword) and (value.isdigit() or level >= 2):
         return value.isdigit() and len(value) <= 8  # "PIN 4821"; "pin the issue" is no PIN

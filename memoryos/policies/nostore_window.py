@@ -61,7 +61,10 @@ FIELD_LABELS: frozenset[str] = frozenset(
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.]+)?|v\d+[a-z]?", re.IGNORECASE)
-_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
 _DATE_TIME = re.compile(
     r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:T\d{1,2}:\d{2}\S*)?|\d{1,2}:\d{2}(?::\d{2})?(?:am|pm|h|z)?"
     rf"|{_MONTH}[-/]?\d{{1,4}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?[-/]?{_MONTH}|q[1-4][-/]?\d{{2,4}}",
