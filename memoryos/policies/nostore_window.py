@@ -55,7 +55,7 @@ FIELD_LABELS: frozenset[str] = frozenset(
     ticket issue ref reference id host hostname server url link uri path file see date due deadline
     eta time when version release build port size length count limit user username login email
     mail phone error code status note notes owner contact team channel region zone env branch commit
-    tag
+    tag colour colours color colors
     """.split()
 )
 
@@ -77,6 +77,7 @@ _QUANTITY = re.compile(
     re.IGNORECASE,
 )
 _TICKET = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}|#\d+")
+_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 # Lower case only: host names are written so, and "Pa55.word" is a password.
 _HOST = re.compile(r"[a-z0-9][a-z0-9\-]*(?:\.[a-z0-9\-]+)*\.[a-z]{2,12}")
 
@@ -112,7 +113,8 @@ def window_ok(window: str, verb: bool) -> bool:
 
 def prose_shape(value: str) -> bool:
     """Values that prose puts after a colon and that are no credential, though they mix letters and
-    digits: "v2.4.1", "2026-12-04", "14:30", "12chars", "90days", "OPS-4821", "db-prod-01.internal"."""
+    digits: "v2.4.1", "2026-12-04", "14:30", "12chars", "90days", "OPS-4821", "#a0a376", "db-01.internal"."""
     return any(
-        pattern.fullmatch(value) is not None for pattern in (_VERSION, _DATE_TIME, _QUANTITY, _TICKET, _HOST)
+        pattern.fullmatch(value) is not None
+        for pattern in (_VERSION, _DATE_TIME, _QUANTITY, _TICKET, _COLOUR, _HOST)
     )

@@ -63,6 +63,9 @@ FAR_BENIGN = [
     "the password on the wiki is outdated, but the new host is web-04",
     "the token usage this month across all projects was: 1.2M",
     "le mot de passe a expiré et le serveur est srv-lyon-02",
+    # Two notes run together (project benign corpus, p3383): the colour belongs to the second.
+    "reset your password via the link we sent Brand colours: #a0a376, #913 and rgb(30, 99, 71).",
+    "reset your password via the link we sent, accent: #a0a376",
 ]
 
 
@@ -112,7 +115,17 @@ def test_window_rules(window: str, verb: bool, ok: bool) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    ["v2.4.1", "2026-12-04", "14:30", "12chars", "90days", "OPS-4821", "db-prod-01.internal", "Dec-12"],
+    [
+        "v2.4.1",
+        "2026-12-04",
+        "14:30",
+        "12chars",
+        "90days",
+        "OPS-4821",
+        "db-prod-01.internal",
+        "Dec-12",
+        "#a0a376",
+    ],
 )
 def test_prose_shapes(value: str) -> None:
     assert prose_shape(value)
