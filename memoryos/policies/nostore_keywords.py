@@ -153,6 +153,9 @@ _VALUE = (
     rf"|(?P<bv>[^\s\"'`<>{_CJK}]{{1,200}}))"
 )
 _FILLER_TOKEN = r"[^\s.:;=!?。、，\"'`]{1,30}"
+# A word of the far connector's window: no comma inside, so "in, case" splits one way only and the
+# window cannot backtrack through 2^10 ways of reading a run of commas.
+_WINDOW_TOKEN = r"[^\s.:;=!?。、，,\"'`]{1,30}"
 _SYMBOL = r"(?::=|=>|->|:|=(?!=)|：|＝)"
 
 
@@ -208,7 +211,7 @@ CONNECTORS: tuple[Connector, ...] = (
     Connector(
         "far",
         re.compile(
-            rf"(?P<w>(?:[ \t]*,?[ \t]+{_FILLER_TOKEN}){{1,{MAX_WINDOW_WORDS}}}?)"
+            rf"(?P<w>(?:[ \t]*,?[ \t]+{_WINDOW_TOKEN}){{1,{MAX_WINDOW_WORDS}}}?)"
             rf"(?:[ \t]{{0,3}}(?:{_SYMBOL}|—|–)|[ \t]+(?P<verb>{_alternation(FAR_VERBS)}))"
             rf"[ \t]{{1,3}}{_VALUE}",
             re.IGNORECASE,
