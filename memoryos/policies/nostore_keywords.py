@@ -153,8 +153,9 @@ _VALUE = (
     rf"|(?P<bv>[^\s\"'`<>{_CJK}]{{1,200}}))"
 )
 _FILLER_TOKEN = r"[^\s.:;=!?。、，\"'`]{1,30}"
-# A word of the far connector's window: no comma inside, so "in, case" splits one way only and the
-# window cannot backtrack through 2^10 ways of reading a run of commas.
+# A word of the far connector's window: no comma inside, and the space before it either holds one
+# comma or none, so "in, case" or "in   case" splits one way only: a window that could be read
+# several ways backtracked through up to 2^10 readings per keyword (63 s on 64 KiB of spaced words).
 _WINDOW_TOKEN = r"[^\s.:;=!?。、，,\"'`]{1,30}"
 _SYMBOL = r"(?::=|=>|->|:|=(?!=)|：|＝)"
 
@@ -211,7 +212,7 @@ CONNECTORS: tuple[Connector, ...] = (
     Connector(
         "far",
         re.compile(
-            rf"(?P<w>(?:[ \t]*,?[ \t]+{_WINDOW_TOKEN}){{1,{MAX_WINDOW_WORDS}}}?)"
+            rf"(?P<w>(?:(?:[ \t]*,[ \t]*|[ \t]+){_WINDOW_TOKEN}){{1,{MAX_WINDOW_WORDS}}}?)"
             rf"(?:[ \t]{{0,3}}(?:{_SYMBOL}|—|–)|[ \t]+(?P<verb>{_alternation(FAR_VERBS)}))"
             rf"[ \t]{{1,3}}{_VALUE}",
             re.IGNORECASE,

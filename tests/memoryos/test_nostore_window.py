@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -184,3 +185,31 @@ def test_a_version_date_time_quantity_or_ticket_after_a_clause_is_no_password(
     # level-0 connector, which trusts the value more.
     text = f"{keyword} whenever {' '.join(filler)}: {value}"
     assert _refused_spans(text) == []
+
+
+_PROSE_64K = ("Rotate the deploy key on Tuesday, then tell the team in the channel at 14:30. " * 840)[:65536]
+_WINDOW = "my password, in, case, you, need, it, or, not, "
+FAR_ADVERSARIAL = [
+    (_WINDOW * 1400)[:65536],
+    (_WINDOW.replace(",", " ") * 1400)[:65536],  # two spaces between words
+    (_WINDOW.replace(",", "  ") * 1400)[:65536],  # three
+    ("my password , in ,  case  ,you, need , it, or  not " * 1400)[:65536],
+    ("password whenever you connect to the warehouse as svc in case you need it " * 900)[:65536],
+    ("password — — — — — — — — — — — " * 2800)[:65536],
+    ("api key,a,b,c,d,e,f,g,h,i,j,k,l " * 2000)[:65536],
+]
+
+
+def _seconds(text: str) -> float:
+    began = time.perf_counter()
+    scan(text)
+    return time.perf_counter() - began
+
+
+@pytest.mark.parametrize("text", FAR_ADVERSARIAL, ids=lambda text: repr(text[:14]))
+def test_64_kib_of_keywords_and_window_words_is_scanned_quickly(text: str) -> None:
+    """The bound of the older adversarial test: half a second or ten times 64 KiB of prose. A window
+    whose words could be read several ways (a comma inside a word or not, spaces before or after it)
+    took 0.9 s on the comma run and 63 s on the three-space run."""
+    baseline = _seconds(_PROSE_64K)
+    assert _seconds(text) < max(0.5, 10 * baseline)
