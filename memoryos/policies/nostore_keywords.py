@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from memoryos.policies.nostore_checks import wordiness
+from memoryos.policies.nostore_window import MAX_WINDOW_WORDS, opens_clause, prose_shape, window_ok
 
 # Password-like words: a value after them may be short and purely numeric (PINs, "123456").
 PASSWORD_WORDS: tuple[str, ...] = (
@@ -66,6 +67,11 @@ VERBS: tuple[str, ...] = (
     "will be", "would be", "becomes", "es", "era", "será", "sería", "est", "était", "sera", "ist", "lautet",
     "war", "wird", "heißt", "c'est", "é", "è", "luidt", "jest", "to", "wynosi", "är", "var", "er", "blir",
     "это", "—", "–",
+)  # fmt: skip
+# The verbs that may join a keyword to a value several words away ("the password you set is x"): only
+# the copulas, "set to" or "to" across a clause would read instructions as values.
+FAR_VERBS: tuple[str, ...] = (
+    "is", "was", "es", "era", "est", "était", "ist", "war", "lautet", "é", "è", "är", "jest", "wynosi",
 )  # fmt: skip
 ADVERBS: tuple[str, ...] = (
     "now", "still", "just", "simply", "actually", "temporarily", "ahora", "todavía", "maintenant", "toujours",
@@ -147,6 +153,10 @@ _VALUE = (
     rf"|(?P<bv>[^\s\"'`<>{_CJK}]{{1,200}}))"
 )
 _FILLER_TOKEN = r"[^\s.:;=!?。、，\"'`]{1,30}"
+# A word of the far connector's window: no comma inside, and the space before it either holds one
+# comma or none, so "in, case" or "in   case" splits one way only: a window that could be read
+# several ways backtracked through up to 2^10 readings per keyword (63 s on 64 KiB of spaced words).
+_WINDOW_TOKEN = r"[^\s.:;=!?。、，,\"'`]{1,30}"
 _SYMBOL = r"(?::=|=>|->|:|=(?!=)|：|＝)"
 
 
@@ -155,12 +165,23 @@ class Connector:
     """One way of joining a keyword to its value.
 
     `level` is how much the value must prove: 0 after a symbol (":" "="), 1 after a prose verb, 2 when
-    it merely follows the keyword ("wifi password Xy7#kq9").
+    it merely follows the keyword ("wifi password Xy7#kq9"), 3 when words of a clause stand between
+    ("password whenever you connect as ETL_SVC: x"). `guard`, when set, must accept the match too.
     """
 
     name: str
     pattern: re.Pattern[str]
     level: int
+    guard: Callable[[re.Match[str]], bool] | None = None
+
+
+def _verb_guard(match: re.Match[str]) -> bool:
+    # "I reset the password and the new host is db7-prod": the verb belongs to another clause.
+    return not opens_clause(match.group("w"))
+
+
+def _far_guard(match: re.Match[str]) -> bool:
+    return window_ok(match.group("w"), verb=match.group("verb") is not None)
 
 
 CONNECTORS: tuple[Connector, ...] = (
@@ -176,16 +197,28 @@ CONNECTORS: tuple[Connector, ...] = (
     Connector(
         "verb",
         re.compile(
-            rf"(?:\s+{_FILLER_TOKEN}){{0,4}}?\s+(?:{_alternation(VERBS)})"
+            rf"(?P<w>(?:\s+{_FILLER_TOKEN}){{0,4}}?)\s+(?:{_alternation(VERBS)})"
             rf"(?:\s+(?:{_alternation(ADVERBS)}))?\s*:?\s+{_VALUE}",
             re.IGNORECASE,
         ),
         level=1,
+        guard=_verb_guard,
     ),
     Connector(
         "unspaced",
         re.compile(rf"\s{{0,2}}[{_CJK}]{{0,6}}?(?:は|が|是|为|為|는|은|를|を|：|:|=|＝)\s{{0,2}}{_VALUE}"),
         level=0,
+    ),
+    Connector(
+        "far",
+        re.compile(
+            rf"(?P<w>(?:(?:[ \t]*,[ \t]*|[ \t]+){_WINDOW_TOKEN}){{1,{MAX_WINDOW_WORDS}}}?)"
+            rf"(?:[ \t]{{0,3}}(?:{_SYMBOL}|—|–)|[ \t]+(?P<verb>{_alternation(FAR_VERBS)}))"
+            rf"[ \t]{{1,3}}{_VALUE}",
+            re.IGNORECASE,
+        ),
+        level=3,
+        guard=_far_guard,
     ),
     Connector("adjacent", re.compile(rf"\s+{_VALUE}"), level=2),
 )
@@ -262,7 +295,8 @@ def _is_pin(keyword: str) -> bool:
 def value_ok(value: str, keyword: str, is_password: bool, level: int, quoted: bool) -> bool:
     """Whether a keyword's value is a credential worth refusing (pure; the value is never kept)."""
     minimum = 4 if is_password else 8
-    if len(value) < (3 if quoted else minimum) or _placeholder(value, keyword, level, quoted):
+    far_prose = level >= 3 and prose_shape(value)  # "v2.4.1", "90days", "OPS-4821" after a clause
+    if len(value) < (3 if quoted else minimum) or far_prose or _placeholder(value, keyword, level, quoted):
         return False
     if is_password and _is_pin(keyword) and (value.isdigit() or level >= 2):
         return value.isdigit() and len(value) <= 8  # "PIN 4821"; "pin the issue" is no PIN
@@ -289,7 +323,7 @@ def find_assignments(text: str, want_password: bool) -> Iterator[tuple[int, int]
     for keyword in keywords.finditer(fold(text)):
         for connector in CONNECTORS:
             match = connector.pattern.match(text, keyword.end())
-            if match is None:
+            if match is None or (connector.guard is not None and not connector.guard(match)):
                 continue
             value, start, end, quoted = _value_span(match)
             if value_ok(value, keyword.group(), want_password, connector.level, quoted):
