@@ -81,6 +81,8 @@ class PostgresStore(PostgresSearch, Store):
         self._timeout = connect_timeout_s
         self._wait_s = max(0.5, min(connect_timeout_s, busy_timeout_ms / 1000))
         self.commits = 0
+        self.round_trips = 0  # of transactions (a load-independent cost: bench/bench_postgres.py)
+        self.seal_conflicts = 0  # optimistic seals done again on the locked chain head
         self.chain_id = ""
         self.key = b""
         self._pool: ConnectionPool[psycopg.Connection[Any]] | None = None
@@ -139,14 +141,39 @@ class PostgresStore(PostgresSearch, Store):
 
         return self._retrying(attempt)
 
-    def _release(self, conn: psycopg.Connection[Any]) -> None:
-        if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+    def _pipelined(self, *begin: str) -> Marked:
+        """A pooled connection in pipeline mode with its BEGIN queued: sent with the transaction's
+        first statement, so starting a transaction costs no round trip of its own. A connection
+        broken since it was pooled is found by that first round trip and replaced (_replacement)."""
+        conn = self._live_pool().getconn(timeout=self._wait_s)  # as long as SQLite waits for its lock
+        marked = Marked(conn, reconnect=self._replacement)
+        try:
+            marked.begin(*begin)
+        except BaseException:
+            self._release(marked)
+            raise
+        return marked
+
+    def _replacement(self, broken: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+        """A working connection for a transaction whose first round trip found its own broken
+        (nothing of it was answered, so it is sent again): tried with a round trip, with backoff."""
+        self._live_pool().putconn(broken)  # a broken one is discarded by the pool
+        return self._begun("SELECT 1")
+
+    def _release(self, conn: Marked | psycopg.Connection[Any]) -> None:
+        raw = conn.raw if isinstance(conn, Marked) else conn
+        if isinstance(conn, Marked):
             try:
-                conn.execute("ROLLBACK")
+                conn.leave()
             except psycopg.Error:
-                conn.close()  # the error that brought us here is the one to report
+                pass  # what was still queued failed with the transaction: it is rolled back below
+        if not raw.closed and raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            try:
+                raw.execute("ROLLBACK")
+            except psycopg.Error:
+                raw.close()  # the error that brought us here is the one to report
         if self._pool is not None:
-            self._pool.putconn(conn)
+            self._pool.putconn(raw)
 
     @contextmanager
     def write(self, label: str, *, durable: bool = True) -> Iterator[PostgresTransaction]:
@@ -156,23 +183,24 @@ class PostgresStore(PostgresSearch, Store):
         transaction): only bookkeeping that describes reads uses it."""
         with self._translated():
             lazy = not durable and self._durability == "full"
-            # one simple-protocol round trip for both statements
-            conn = self._begun("BEGIN; SET LOCAL synchronous_commit = off" if lazy else "BEGIN")
+            conn = self._pipelined("BEGIN", *(["SET LOCAL synchronous_commit = off"] if lazy else []))
             try:
-                tx = PostgresTransaction(Marked(conn), self.chain_id, self.key, self._clock, writing=True)
-                self._local.conn = tx._conn
+                tx = PostgresTransaction(conn, self.chain_id, self.key, self._clock, writing=True)
+                self._local.conn = conn
                 try:
                     yield tx
                     tx.flush_receipts()
                     failpoint(label + ".before_commit")
                 finally:
                     self._local.conn = None
-                self._commit(conn, tx)
+                self._commit(tx)
             finally:
                 self._release(conn)
         self.commits += 1
+        self.round_trips += conn.round_trips
+        self.seal_conflicts += tx.conflicts
 
-    def _commit(self, conn: psycopg.Connection[Any], tx: PostgresTransaction) -> None:
+    def _commit(self, tx: PostgresTransaction) -> None:
         try:
             tx.commit()
         except psycopg.Error as exc:
@@ -192,10 +220,12 @@ class PostgresStore(PostgresSearch, Store):
     def read(self) -> Iterator[PostgresTransaction]:
         """A consistent snapshot for reads (REPEATABLE READ, READ ONLY); nothing is committed."""
         with self._translated():
-            conn = self._begun("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            conn = self._pipelined("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:
-                yield PostgresTransaction(Marked(conn), self.chain_id, self.key, self._clock, writing=False)
+                yield PostgresTransaction(conn, self.chain_id, self.key, self._clock, writing=False)
+                conn.finish("ROLLBACK")  # with the pipeline's last Sync: one round trip
             finally:
+                self.round_trips += conn.round_trips
                 self._release(conn)
 
     @contextmanager
