@@ -22,7 +22,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any
 
@@ -145,14 +145,18 @@ class PostgresStore(PostgresSearch, Store):
         """A pooled connection in pipeline mode with its BEGIN queued: sent with the transaction's
         first statement, so starting a transaction costs no round trip of its own. A connection
         broken since it was pooled is found by that first round trip and replaced (_replacement)."""
-        conn = self._live_pool().getconn(timeout=self._wait_s)  # as long as SQLite waits for its lock
-        marked = Marked(conn, reconnect=self._replacement)
-        try:
-            marked.begin(*begin)
-        except BaseException:
-            self._release(marked)
-            raise
-        return marked
+
+        def attempt() -> Marked:
+            conn = self._live_pool().getconn(timeout=self._wait_s)  # as long as SQLite waits for its lock
+            marked = Marked(conn, reconnect=self._replacement)
+            try:
+                marked.begin(*begin)  # psycopg refuses a connection it already knows is broken
+            except BaseException:
+                self._release(marked)
+                raise
+            return marked
+
+        return self._retrying(attempt)
 
     def _replacement(self, broken: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
         """A working connection for a transaction whose first round trip found its own broken
@@ -163,10 +167,8 @@ class PostgresStore(PostgresSearch, Store):
     def _release(self, conn: Marked | psycopg.Connection[Any]) -> None:
         raw = conn.raw if isinstance(conn, Marked) else conn
         if isinstance(conn, Marked):
-            try:
-                conn.leave()
-            except psycopg.Error:
-                pass  # what was still queued failed with the transaction: it is rolled back below
+            with suppress(psycopg.Error):  # what was still queued failed with the transaction:
+                conn.leave()  # it is rolled back below
         if not raw.closed and raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             try:
                 raw.execute("ROLLBACK")

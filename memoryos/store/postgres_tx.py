@@ -43,10 +43,37 @@ def dialect(sql: str) -> str:
 class Sent:
     """One statement of the batch not yet answered, and the cursor its answer lands on."""
 
-    __slots__ = ("cursor", "many", "params", "sql")
+    __slots__ = ("_cursor", "many", "params", "sql")
 
-    def __init__(self, sql: str, params: Any, many: bool, cursor: psycopg.Cursor[Any]) -> None:
-        self.sql, self.params, self.many, self.cursor = sql, params, many, cursor
+    def __init__(self, sql: str, params: Any, many: bool) -> None:
+        self.sql, self.params, self.many = sql, params, many
+        self._cursor: psycopg.Cursor[Any] | None = None
+
+    @property
+    def cursor(self) -> psycopg.Cursor[Any]:
+        if self._cursor is None:  # only read once its round trip has answered it
+            raise StoreError("a statement was read before it was sent; nothing was written")
+        return self._cursor
+
+    @property
+    def answered(self) -> bool:
+        return self._cursor is not None and self._cursor.pgresult is not None
+
+    def run(self, raw: psycopg.Connection[Any]) -> None:
+        self._cursor = raw.cursor()
+        if self.many:
+            self._cursor.executemany(self.sql, self.params)
+        else:
+            self._cursor.execute(self.sql, self.params)
+
+
+def _first_failure(exc: psycopg.Error) -> psycopg.Error:
+    """The error of a pipeline's first failed statement. Leaving pipeline mode reports the
+    statements skipped after it (PipelineAborted), raised over it: the first is its context."""
+    found = exc
+    while isinstance(found, psycopg.errors.PipelineAborted) and isinstance(found.__context__, psycopg.Error):
+        found = found.__context__
+    return found
 
 
 #: A new connection in place of one found broken, for replaying a transaction's first batch.
@@ -59,10 +86,12 @@ class Marked:
     Inside a transaction the connection is in pipeline mode: `later` queues a statement whose
     answer nobody waits for (BEGIN, a lock, an insert whose failure fails the transaction anyway),
     and it goes to the server with the next statement that is answered (`execute`), in one round
-    trip. An error of a queued statement is raised by that next round trip: the transaction has
-    failed either way. Until its first answer, a transaction has shown the caller nothing, so a
-    connection found broken then (a server restart since it was pooled) is replaced and the batch
-    sent again (`reconnect`), as BEGIN was retried before it was queued."""
+    trip. Errors are raised only there, once the pipeline is back in step with the server (psycopg
+    may read an earlier statement's error while sending a later one: it is kept until then), and
+    as the first failed statement's error, not the skipped ones' after it. Until its first answer,
+    a transaction has shown the caller nothing, so a connection found broken then (a server
+    restart since it was pooled) is replaced and the batch sent again (`reconnect`), as BEGIN was
+    retried before it was queued."""
 
     def __init__(self, raw: psycopg.Connection[Any], reconnect: Reconnect | None = None) -> None:
         self.raw = raw
@@ -70,6 +99,7 @@ class Marked:
         self._stack: ExitStack | None = None
         self._pipe: psycopg.Pipeline | None = None
         self._batch: list[Sent] = []
+        self._failure: psycopg.Error | None = None  # met while queueing: raised at the round trip
         self._fresh = False
         self.statements = 0  # statements sent in this transaction: what a cached answer is valid for
         self.round_trips = 0
@@ -94,9 +124,10 @@ class Marked:
         self._pipe = self._stack.enter_context(self.raw.pipeline())
 
     def leave(self) -> None:
-        """Leave pipeline mode (what is still queued is sent, and its answers read)."""
+        """Leave pipeline mode: what is still queued is sent, and every answer read."""
         stack, self._stack, self._pipe = self._stack, None, None
         self._batch.clear()
+        self._failure = None
         if stack is not None:
             stack.close()
 
@@ -109,7 +140,13 @@ class Marked:
             sql, params = (statement, ()) if isinstance(statement, str) else statement
             self.later(sql, params)
         self.round_trips += 1
-        self.leave()
+        failure = self._failure
+        try:
+            self.leave()
+        except psycopg.Error as exc:
+            failure = failure or exc
+        if failure is not None:
+            raise _first_failure(failure) from None
 
     def resume(self) -> None:
         """Back into pipeline mode inside the same transaction (after finish() raised)."""
@@ -119,20 +156,23 @@ class Marked:
     # -- statements ------------------------------------------------------------------------------
     def later(self, sql: str, parameters: Sequence[Any] = (), /) -> Sent:
         """Queue a statement; outside a transaction's pipeline it runs at once."""
-        return self._send(Sent(dialect(sql), parameters or None, False, self.raw.cursor()))
+        return self._send(Sent(dialect(sql), parameters or None, False))
 
     def later_many(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Sent | None:
         rows = list(parameters)
-        return self._send(Sent(dialect(sql), rows, True, self.raw.cursor())) if rows else None
+        return self._send(Sent(dialect(sql), rows, True)) if rows else None
 
     def _send(self, sent: Sent) -> Sent:
         self.statements += 1
-        if sent.many:
-            sent.cursor.executemany(sent.sql, sent.params)
-        else:
-            sent.cursor.execute(sent.sql, sent.params)
-        if self._pipe is not None:
-            self._batch.append(sent)
+        if self._pipe is None:
+            sent.run(self.raw)
+            return sent
+        self._batch.append(sent)
+        if self._failure is None:  # after a failure the server skips the rest until the Sync
+            try:
+                sent.run(self.raw)
+            except psycopg.Error as exc:
+                self._failure = exc
         return sent
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.Cursor[Any]:
@@ -143,7 +183,7 @@ class Marked:
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> psycopg.Cursor[Any]:
         sent = self.later_many(sql, parameters)
         if sent is None:
-            return self.raw.cursor()
+            return self.raw.cursor()  # nothing to run: no rows, rowcount -1
         self.sync()
         return sent.cursor
 
@@ -154,35 +194,46 @@ class Marked:
         if self.before_sync is not None:
             self.before_sync()
         self.round_trips += 1
-        try:
-            self._pipe.sync()
-        except psycopg.Error as exc:
-            if not self._replayable(exc):
-                raise
-            self._replay()
+        failure = self._exchange()
+        if failure is not None:
+            batch = list(self._batch)
+            self._quit()
+            if not self._replayable(failure, batch):
+                raise failure from None
+            self._replay(batch)
         self._fresh = False
         self._batch.clear()
 
-    def _replayable(self, exc: psycopg.Error) -> bool:
-        committing = any(s.sql.startswith("COMMIT") for s in self._batch)
-        return self._fresh and not committing and self._reconnect is not None and is_lost_connection(exc)
+    def _exchange(self) -> psycopg.Error | None:
+        failure, self._failure = self._failure, None
+        if failure is None:
+            assert self._pipe is not None
+            try:
+                self._pipe.sync()
+            except psycopg.Error as exc:
+                failure = exc
+        return None if failure is None else _first_failure(failure)
 
-    def _replay(self) -> None:
+    def _quit(self) -> None:
+        """Out of pipeline mode after a failure: leaving reads what it left unanswered."""
+        with suppress(psycopg.Error):
+            self.leave()
+
+    def _replayable(self, failure: psycopg.Error, batch: Sequence[Sent]) -> bool:
+        committing = any(s.sql.startswith("COMMIT") for s in batch)
+        return self._fresh and not committing and self._reconnect is not None and is_lost_connection(failure)
+
+    def _replay(self, batch: Sequence[Sent]) -> None:
         """The first batch again on a new connection (the broken one's transaction died with it)."""
         assert self._reconnect is not None
-        batch = list(self._batch)
-        self._batch.clear()
-        stack, self._stack, self._pipe = self._stack, None, None
-        with suppress(psycopg.Error):
-            if stack is not None:
-                stack.close()
         self.raw = self._reconnect(self.raw)
         self._enter()
-        assert self._pipe is not None
         for sent in batch:
-            sent.cursor = self.raw.cursor()
             self._send(sent)
-        self._pipe.sync()
+        failure = self._exchange()
+        if failure is not None:
+            self._quit()
+            raise failure from None
 
 
 #: The chain head moves and the receipts are appended in one statement, in that order (the head's
@@ -260,7 +311,7 @@ class PostgresTransaction(CommonRows, Transaction):
 
     def _peeked_head(self) -> ChainHead | None:
         peeked, self._peeked = self._peeked, None
-        if peeked is None or peeked.cursor.pgresult is None:
+        if peeked is None or not peeked.answered:
             return None  # never answered (the transaction failed before): seal on the locked head
         row = peeked.cursor.fetchone()
         return None if row is None else _head_of(self._chain_id, row)
@@ -290,7 +341,8 @@ class PostgresTransaction(CommonRows, Transaction):
         sealed = seal_all(self._drafts, head, self._key, self._clock())
         columns: list[list[Any]] = [[], [], [], [], [], []]
         for s in sealed:
-            row = (s.head.seq, self._chain_id, s.receipt["receiptId"], s.receipt["runId"], s.head.link, s.line)
+            receipt = s.receipt
+            row = (s.head.seq, self._chain_id, receipt["receiptId"], receipt["runId"], s.head.link, s.line)
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
         last = sealed[-1]
@@ -327,6 +379,8 @@ class PostgresTransaction(CommonRows, Transaction):
             return int(rowid)
         scope = (unit.user_scope, unit.assistant_scope)
         row = self._conn.execute(_INSERT_TURN, (*row_of(unit), *scope)).fetchone()
+        if row is None:  # an INSERT ... RETURNING answers its row, or fails
+            raise StoreError("the turn's insert answered nothing; nothing was written")
         self._stm_count = (scope, int(row[1]) + 1, self._conn.statements)  # +1: the insert's own row
         self._conn.later_many(INSERT_SOURCE, sources_of(unit))
         return int(row[0])
@@ -390,7 +444,8 @@ class PostgresTransaction(CommonRows, Transaction):
                 (sorted(segment_ids),),
             )
         rows = self._conn.execute(
-            "SELECT s, (SELECT max(rowid) FROM units WHERE segment_id = s) FROM unnest(CAST(? AS TEXT[])) AS t(s)",
+            "SELECT s, (SELECT max(rowid) FROM units WHERE segment_id = s)"
+            " FROM unnest(CAST(? AS TEXT[])) AS t(s)",
             (list(segment_ids),),
         )
         return {str(s): int(r) for s, r in rows if r is not None}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from typing import Any
 import psycopg
 
 import memoryos
+from memoryos import failpoints
 from memoryos.store.postgres import PostgresStore
 from receipts import ZERO_HASH, link_hash, parse_line, uuid7
 from tests.memoryos.store_contract import receipt_draft, unit
@@ -100,7 +102,8 @@ def test_a_full_stm_promotion_costs_five_round_trips(pg_url: str) -> None:
         key = mem._scopes(SCOPE)
         for n in range(4):
             with store.write("fill") as tx:
-                turn = unit(body=f"kiwi orchard harvest {n}", user_scope=key.user, assistant_scope=key.assistant)
+                body = f"kiwi orchard harvest {n}"
+                turn = unit(body=body, user_scope=key.user, assistant_scope=key.assistant)
                 tx.insert_unit(turn)
         with store.read() as tx:
             turns = tx.stm_turns(key.user, key.assistant)
@@ -150,6 +153,40 @@ def test_a_seal_a_rival_got_ahead_of_is_done_again_on_the_locked_head(pg_url: st
     assert _chain(pg_url) == [1, 2, 3]
     with store.read() as tx:
         assert len(tx.stm_turns(unit().user_scope, unit().assistant_scope)) == 2
+    store.close()
+    rival.close()
+
+
+def test_a_seal_that_waited_for_the_rival_holding_the_head_is_done_again(pg_url: str) -> None:
+    """The rival holds the chain head locked (it sealed on it, FOR UPDATE) and sits at its
+    failpoint; the writer's optimistic seal waits for that lock, then finds its seq taken. The
+    answer comes after a wait, split over reads: still the taken seq, never a pipeline error."""
+    store, rival = _store(pg_url), _store(pg_url)
+    with store.write("first") as tx:
+        tx.emit(receipt_draft(uuid7()))
+    failpoints.arm("store.before_commit=1*sleep(1500)")
+    errors: list[BaseException] = []
+
+    def rival_write() -> None:
+        try:
+            with rival.write("store") as other:
+                other.emit(receipt_draft(uuid7()))  # no statement before: sealed on the locked head
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    try:
+        with store.write("mine") as tx:
+            tx.insert_unit(unit(body="the writer's turn"))  # its round trip read the head: seq 1
+            thread = threading.Thread(target=rival_write)
+            thread.start()
+            time.sleep(0.5)  # the rival has locked the head and sleeps at its failpoint
+            tx.emit(receipt_draft(uuid7()))
+        thread.join()
+    finally:
+        failpoints.arm("")
+    assert errors == []
+    assert store.seal_conflicts == 1
+    assert _chain(pg_url) == [1, 2, 3]
     store.close()
     rival.close()
 
