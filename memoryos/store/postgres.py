@@ -44,7 +44,9 @@ from receipts import ReceiptError
 #: The advisory lock key under which a store's migrations run (any constant: one per database).
 MIGRATION_LOCK = 0x6D656D6F7279
 KEY_BYTES = 32
-RECONNECT_S = 2.0  # see ConnectionPool(reconnect_timeout=) below
+RECONNECT_S = 2.0
+CONTENTION_WEIGHT = 0.2  # of the latest optimistic seal in the running estimate of contention
+PROBE_EVERY = 16  # see ConnectionPool(reconnect_timeout=) below
 #: Tables an erasure touches: VACUUMed after it so the dead tuples holding erased text go now.
 ERASED_TABLES = ("units", "unit_sources", "search_postings", "search_terms", "page_notes", "candidates")
 
@@ -83,6 +85,7 @@ class PostgresStore(PostgresSearch, Store):
         self.commits = 0
         self.round_trips = 0  # of transactions (a load-independent cost: bench/bench_postgres.py)
         self.seal_conflicts = 0  # optimistic seals done again on the locked chain head
+        self.contention = 0.0  # the recent share of optimistic seals a rival got ahead of
         self.chain_id = ""
         self.key = b""
         self._pool: ConnectionPool[psycopg.Connection[Any]] | None = None
@@ -187,7 +190,9 @@ class PostgresStore(PostgresSearch, Store):
             lazy = not durable and self._durability == "full"
             conn = self._pipelined("BEGIN", *(["SET LOCAL synchronous_commit = off"] if lazy else []))
             try:
-                tx = PostgresTransaction(conn, self.chain_id, self.key, self._clock, writing=True)
+                tx = PostgresTransaction(
+                    conn, self.chain_id, self.key, self._clock, writing=True, optimistic=self._optimistic()
+                )
                 self._local.conn = conn
                 try:
                     yield tx
@@ -201,6 +206,13 @@ class PostgresStore(PostgresSearch, Store):
         self.commits += 1
         self.round_trips += conn.round_trips
         self.seal_conflicts += tx.conflicts
+        if tx.guessed:
+            self.contention += CONTENTION_WEIGHT * ((tx.conflicts > 0) - self.contention)
+
+    def _optimistic(self) -> bool:
+        """Seal optimistically unless most recent optimistic seals lost to a rival; every
+        PROBE_EVERY-th write tries anyway, so the estimate follows the load back down."""
+        return self.contention < 0.5 or self.commits % PROBE_EVERY == 0
 
     def _commit(self, tx: PostgresTransaction) -> None:
         try:

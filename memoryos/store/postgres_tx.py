@@ -277,12 +277,21 @@ class PostgresTransaction(CommonRows, Transaction):
     anyway, and the receipts are sealed on it and sent with the COMMIT, so the head row is locked
     only while the server runs that last statement and commits (not while this process seals).
     When another transaction moved the head meanwhile, the seal is rolled back to its savepoint
-    and done again on the head locked FOR UPDATE: the seq stays gapless and in commit order."""
+    and done again on the head locked FOR UPDATE: the seq stays gapless and in commit order.
+    `optimistic=False` seals on the locked head from the start (the store asks for it while most
+    optimistic seals lose to rivals: then the extra round trip a reseal costs is not worth it)."""
 
     _conn: Marked
 
     def __init__(
-        self, conn: Marked, chain_id: str, key: bytes, clock: Callable[[], datetime], *, writing: bool
+        self,
+        conn: Marked,
+        chain_id: str,
+        key: bytes,
+        clock: Callable[[], datetime],
+        *,
+        writing: bool,
+        optimistic: bool = True,
     ):
         self._conn = conn
         self._writing = writing
@@ -293,10 +302,11 @@ class PostgresTransaction(CommonRows, Transaction):
         self._seal: tuple[Any, ...] | None = None
         self._peeked: Sent | None = None  # the latest unlocked read of the chain head
         self._locked = False  # sealed on the head locked FOR UPDATE (no rival can move it)
+        self.guessed = False  # sealed first on the head read unlocked (an optimistic seal)
         self._stm_count: tuple[tuple[str, str], int, int] | None = None
         self.sealed: tuple[int, str, str] | None = None  # (seq, link, receipt id) of the last one sealed
         self.conflicts = 0  # optimistic seals another transaction's receipts got ahead of
-        if writing and chain_id:
+        if writing and chain_id and optimistic:
             conn.before_sync = self._peek_head
 
     # -- receipts -------------------------------------------------------------------------------
@@ -334,6 +344,7 @@ class PostgresTransaction(CommonRows, Transaction):
             return 0
         self._conn.before_sync = None  # what is asked from now on is the seal's own business
         head = self._peeked_head()
+        self.guessed = head is not None
         self._seal_on(head if head is not None else self._locked_head())
         return len(self._drafts)
 
