@@ -94,19 +94,27 @@ def raw_insert(conn: psycopg.Connection[Any], rng: random.Random) -> None:
     conn.commit()
 
 
+def round_trips(mem: memoryos.Memory) -> int:
+    """The store's round trips to the server so far (PostgresStore counts them per transaction)."""
+    return int(getattr(mem.store, "round_trips", 0))
+
+
 def measure_remember(
     mem: memoryos.Memory, raw: psycopg.Connection[Any], samples: int, rng: random.Random
-) -> tuple[float, float]:
-    """Interleaved one by one, so machine noise hits both sides alike; p50 of each."""
+) -> tuple[float, float, float]:
+    """Interleaved one by one, so machine noise hits both sides alike; p50 of each, and the round
+    trips of the median remember() (one in stm_capacity also promotes: the scope's STM fills up)."""
     scope = memoryos.Scope(user="bench-user", assistant="bench")
-    ours, base = [], []
+    ours, base, trips = [], [], []
     for _ in range(samples):
         text = sentence(rng)
+        before = round_trips(mem)
         ours.append(timed(lambda t=text: mem.remember(scope, t)))  # type: ignore[misc]
+        trips.append(round_trips(mem) - before)
         base.append(timed(lambda: raw_insert(raw, rng)))
     raw.execute("DELETE FROM raw_units")
     raw.commit()
-    return statistics.median(ours), statistics.median(base)
+    return statistics.median(ours), statistics.median(base), statistics.median(trips)
 
 
 # -- full-STM promotion and the raw move ----------------------------------------------------------------
@@ -144,11 +152,12 @@ def raw_move(conn: psycopg.Connection[Any], rows: list[tuple[str, str, str]]) ->
 
 def measure_promotion(
     mem: memoryos.Memory, raw: psycopg.Connection[Any], samples: int, rng: random.Random
-) -> tuple[float, float]:
-    """A full STM moved by the library (one transaction) vs the raw move of the same rows."""
+) -> tuple[float, float, float]:
+    """A full STM moved by the library (one transaction) vs the raw move of the same rows; and
+    the round trips of one promotion."""
     scope = memoryos.Scope(user="promo-user", assistant="bench")
     key = mem._scopes(scope)
-    ours, base = [], []
+    ours, base, trips = [], [], 0
     for _ in range(samples):
         with mem.store.write("fill") as tx:  # a full STM, written without triggering the promotion
             for _ in range(mem.config.stm_capacity):
@@ -156,10 +165,12 @@ def measure_promotion(
                 tx.insert_unit(user_turn(key, "stm", sentence(rng), now, uuid7()))
         with mem.store.read() as tx:
             turns = tx.stm_turns(key.user, key.assistant)
+        before = round_trips(mem)
         ours.append(timed(lambda t=turns: mem.promoter.promote_turns(t, int(time.time() * 1e6))))  # type: ignore[misc]
+        trips += round_trips(mem) - before
         rows = raw_setup(raw, mem.config.stm_capacity, rng)
         base.append(timed(lambda r=rows: raw_move(raw, r)))  # type: ignore[misc]
-    return statistics.median(ours), statistics.median(base)
+    return statistics.median(ours), statistics.median(base), trips / samples
 
 
 # -- recall() and the raw ranking query -----------------------------------------------------------------
@@ -206,38 +217,46 @@ def child_writer(store: str, writer: int, seconds: float, start_at: float) -> No
         mem.remember(scope, "warm up the connection")
         time.sleep(max(0.0, start_at - time.time()))
         deadline, done = time.monotonic() + seconds, 0
+        conflicts = int(getattr(mem.store, "seal_conflicts", 0))
         while time.monotonic() < deadline:
             mem.remember(scope, sentence(rng))
             done += 1
-    print(done, flush=True)
+        conflicts = int(getattr(mem.store, "seal_conflicts", 0)) - conflicts
+    print(done, conflicts, flush=True)
 
 
-def throughput(store: str, writers: int, seconds: float) -> float:
-    """Aggregate remember() per second of `writers` processes writing together for `seconds`."""
+def throughput(store: str, writers: int, seconds: float) -> tuple[float, float]:
+    """Aggregate remember() per second of `writers` processes writing together for `seconds`, and
+    the share of their receipts sealed again because a rival's commit got in first (PostgreSQL)."""
     start_at = time.time() + 3.0 + 0.3 * writers  # after every process has opened the store
     argv = [sys.executable, __file__, "--child-writer", store, "--seconds", str(seconds)]
     procs = [
         subprocess.Popen([*argv, "--writer-id", str(n), "--start-at", str(start_at)], stdout=subprocess.PIPE)
         for n in range(writers)
     ]
-    counts = []
+    counts, conflicts = [], []
     for proc in procs:
         out, _ = proc.communicate(timeout=seconds + 120)
         if proc.returncode != 0:
             raise RuntimeError(f"a writer process failed with exit {proc.returncode}")
-        counts.append(int(out.split()[-1]))
-    return sum(counts) / seconds
+        done, resealed = out.split()[-2:]
+        counts.append(int(done))
+        conflicts.append(int(resealed))
+    return sum(counts) / seconds, sum(conflicts) / max(1, sum(counts))
 
 
 def measure_scaleout(url: str, folder: Path, writers: int, seconds: float) -> dict[str, float]:
     """One writer, then `writers` together, on PostgreSQL and on a SQLite file: one round."""
     sqlite = str(folder / f"scale-{uuid.uuid4().hex[:8]}.db")
     memoryos.open(sqlite).close()
+    pg_one, _ = throughput(url, 1, seconds)
+    pg_many, resealed = throughput(url, writers, seconds)
     return {
-        "pg_one": throughput(url, 1, seconds),
-        "pg_many": throughput(url, writers, seconds),
-        "sqlite_one": throughput(sqlite, 1, seconds),
-        "sqlite_many": throughput(sqlite, writers, seconds),
+        "pg_one": pg_one,
+        "pg_many": pg_many,
+        "pg_resealed": resealed,
+        "sqlite_one": throughput(sqlite, 1, seconds)[0],
+        "sqlite_many": throughput(sqlite, writers, seconds)[0],
     }
 
 
@@ -271,12 +290,15 @@ def measure_langgraph(server: str, count: int, seed: int) -> dict[str, Any]:
 
 
 # -- the run ----------------------------------------------------------------------------------------------
-def medians(runs: list[tuple[float, float]]) -> dict[str, float]:
-    return {
+def medians(runs: list[tuple[float, ...]]) -> dict[str, float]:
+    found = {
         "ours_us": statistics.median(r[0] for r in runs) * 1e6,
         "raw_us": statistics.median(r[1] for r in runs) * 1e6,
         "ratio": statistics.median(r[0] / r[1] for r in runs),
     }
+    if all(len(r) > 2 for r in runs):
+        found["round_trips"] = statistics.median(r[2] for r in runs)
+    return found
 
 
 def run_remember(args: argparse.Namespace, results: dict[str, Any]) -> None:
@@ -443,6 +465,15 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> str:
             f"| recall() p95 over {r['size']:,} | {r['ours_us']:.0f} µs | {r['raw_us']:.0f} µs (GIN"
             f" tsvector, ts_rank top 10) | {r['ratio']:.2f}x | <= 2x at 100k |"
         )
+    trips = {name: results[name].get("round_trips") for name in ("promotion",) if name in results}
+    for size, r in results.get("remember", {}).items():
+        trips[f"remember at {size:,}"] = r.get("round_trips")
+    if any(v is not None for v in trips.values()):
+        shown = ", ".join(f"{name} {v:g}" for name, v in trips.items() if v is not None)
+        lines.append(
+            f"| round trips to the server per call ({shown}) | | 3 (raw INSERT+COMMIT: psycopg sends"
+            " BEGIN, INSERT, COMMIT) | | load-independent |"
+        )
     if "flatness" in results:
         sizes = f"{max(args.sizes):,} / {min(args.sizes):,}"
         lines.append(f"| remember() p50 at {sizes} | | | {results['flatness']:.2f}x | <= 1.5x (1M / 10k) |")
@@ -451,6 +482,8 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> str:
         lines += [
             f"| {s['writers']} writer processes / 1, PostgreSQL | {s['pg_many']:.0f}/s |"
             f" {s['pg_one']:.0f}/s (one writer) | {s['pg_ratio']:.2f}x | >= 3x |",
+            f"| receipts sealed again (a rival committed first), {s['writers']} writers |"
+            f" {s.get('pg_resealed', 0):.0%} | | | |",
             f"| {s['writers']} writer processes / 1, SQLite | {s['sqlite_many']:.0f}/s |"
             f" {s['sqlite_one']:.0f}/s (one writer) | {s['sqlite_ratio']:.2f}x | (one writer at a time) |",
         ]

@@ -22,7 +22,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any
 
@@ -44,7 +44,9 @@ from receipts import ReceiptError
 #: The advisory lock key under which a store's migrations run (any constant: one per database).
 MIGRATION_LOCK = 0x6D656D6F7279
 KEY_BYTES = 32
-RECONNECT_S = 2.0  # see ConnectionPool(reconnect_timeout=) below
+RECONNECT_S = 2.0
+CONTENTION_WEIGHT = 0.2  # of the latest optimistic seal in the running estimate of contention
+PROBE_EVERY = 16  # see ConnectionPool(reconnect_timeout=) below
 #: Tables an erasure touches: VACUUMed after it so the dead tuples holding erased text go now.
 ERASED_TABLES = ("units", "unit_sources", "search_postings", "search_terms", "page_notes", "candidates")
 
@@ -81,6 +83,9 @@ class PostgresStore(PostgresSearch, Store):
         self._timeout = connect_timeout_s
         self._wait_s = max(0.5, min(connect_timeout_s, busy_timeout_ms / 1000))
         self.commits = 0
+        self.round_trips = 0  # of transactions (a load-independent cost: bench/bench_postgres.py)
+        self.seal_conflicts = 0  # optimistic seals done again on the locked chain head
+        self.contention = 0.0  # the recent share of optimistic seals a rival got ahead of
         self.chain_id = ""
         self.key = b""
         self._pool: ConnectionPool[psycopg.Connection[Any]] | None = None
@@ -139,14 +144,41 @@ class PostgresStore(PostgresSearch, Store):
 
         return self._retrying(attempt)
 
-    def _release(self, conn: psycopg.Connection[Any]) -> None:
-        if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+    def _pipelined(self, *begin: str) -> Marked:
+        """A pooled connection in pipeline mode with its BEGIN queued: sent with the transaction's
+        first statement, so starting a transaction costs no round trip of its own. A connection
+        broken since it was pooled is found by that first round trip and replaced (_replacement)."""
+
+        def attempt() -> Marked:
+            conn = self._live_pool().getconn(timeout=self._wait_s)  # as long as SQLite waits for its lock
+            marked = Marked(conn, reconnect=self._replacement)
             try:
-                conn.execute("ROLLBACK")
+                marked.begin(*begin)  # psycopg refuses a connection it already knows is broken
+            except BaseException:
+                self._release(marked)
+                raise
+            return marked
+
+        return self._retrying(attempt)
+
+    def _replacement(self, broken: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+        """A working connection for a transaction whose first round trip found its own broken
+        (nothing of it was answered, so it is sent again): tried with a round trip, with backoff."""
+        self._live_pool().putconn(broken)  # a broken one is discarded by the pool
+        return self._begun("SELECT 1")
+
+    def _release(self, conn: Marked | psycopg.Connection[Any]) -> None:
+        raw = conn.raw if isinstance(conn, Marked) else conn
+        if isinstance(conn, Marked):
+            with suppress(psycopg.Error):  # what was still queued failed with the transaction:
+                conn.leave()  # it is rolled back below
+        if not raw.closed and raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            try:
+                raw.execute("ROLLBACK")
             except psycopg.Error:
-                conn.close()  # the error that brought us here is the one to report
+                raw.close()  # the error that brought us here is the one to report
         if self._pool is not None:
-            self._pool.putconn(conn)
+            self._pool.putconn(raw)
 
     @contextmanager
     def write(self, label: str, *, durable: bool = True) -> Iterator[PostgresTransaction]:
@@ -156,23 +188,33 @@ class PostgresStore(PostgresSearch, Store):
         transaction): only bookkeeping that describes reads uses it."""
         with self._translated():
             lazy = not durable and self._durability == "full"
-            # one simple-protocol round trip for both statements
-            conn = self._begun("BEGIN; SET LOCAL synchronous_commit = off" if lazy else "BEGIN")
+            conn = self._pipelined("BEGIN", *(["SET LOCAL synchronous_commit = off"] if lazy else []))
             try:
-                tx = PostgresTransaction(Marked(conn), self.chain_id, self.key, self._clock, writing=True)
-                self._local.conn = tx._conn
+                tx = PostgresTransaction(
+                    conn, self.chain_id, self.key, self._clock, writing=True, optimistic=self._optimistic()
+                )
+                self._local.conn = conn
                 try:
                     yield tx
                     tx.flush_receipts()
                     failpoint(label + ".before_commit")
                 finally:
                     self._local.conn = None
-                self._commit(conn, tx)
+                self._commit(tx)
             finally:
                 self._release(conn)
         self.commits += 1
+        self.round_trips += conn.round_trips
+        self.seal_conflicts += tx.conflicts
+        if tx.guessed:
+            self.contention += CONTENTION_WEIGHT * ((tx.conflicts > 0) - self.contention)
 
-    def _commit(self, conn: psycopg.Connection[Any], tx: PostgresTransaction) -> None:
+    def _optimistic(self) -> bool:
+        """Seal optimistically unless most recent optimistic seals lost to a rival; every
+        PROBE_EVERY-th write tries anyway, so the estimate follows the load back down."""
+        return self.contention < 0.5 or self.commits % PROBE_EVERY == 0
+
+    def _commit(self, tx: PostgresTransaction) -> None:
         try:
             tx.commit()
         except psycopg.Error as exc:
@@ -192,10 +234,12 @@ class PostgresStore(PostgresSearch, Store):
     def read(self) -> Iterator[PostgresTransaction]:
         """A consistent snapshot for reads (REPEATABLE READ, READ ONLY); nothing is committed."""
         with self._translated():
-            conn = self._begun("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            conn = self._pipelined("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:
-                yield PostgresTransaction(Marked(conn), self.chain_id, self.key, self._clock, writing=False)
+                yield PostgresTransaction(conn, self.chain_id, self.key, self._clock, writing=False)
+                conn.finish("ROLLBACK")  # with the pipeline's last Sync: one round trip
             finally:
+                self.round_trips += conn.round_trips
                 self._release(conn)
 
     @contextmanager

@@ -32,7 +32,9 @@ def is_lost_connection(exc: BaseException) -> bool:
     """The connection broke (a server restart or crash, a terminated backend). Around BEGIN that
     is safe to try again on a fresh connection; around COMMIT it leaves the outcome unknown. A pool
     that found no connection in time has waited already: trying again would multiply the wait."""
-    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, (*_CONTENDED, PoolTimeout))
+    skipped = psycopg.errors.PipelineAborted  # a statement skipped after another one failed
+    not_lost = (*_CONTENDED, skipped, PoolTimeout)
+    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, not_lost)
 
 
 _MEANINGS: tuple[tuple[tuple[type[BaseException], ...], type[StoreError], str], ...] = (

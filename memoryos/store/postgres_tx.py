@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import ExitStack, suppress
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +19,7 @@ import psycopg
 
 from memoryos.errors import StoreError
 from memoryos.store.base import Transaction
+from memoryos.store.postgres_errors import is_lost_connection
 from memoryos.store.rows import Segment, Unit
 from memoryos.store.sql_common import CommonRows
 from memoryos.store.sql_rows import (
@@ -38,28 +40,212 @@ def dialect(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
-class Marked:
-    """A psycopg connection with the execute/executemany of sqlite3 (`?` markers)."""
+class Sent:
+    """One statement of the batch not yet answered, and the cursor its answer lands on."""
 
-    def __init__(self, raw: psycopg.Connection[Any]) -> None:
+    __slots__ = ("_cursor", "many", "params", "sql")
+
+    def __init__(self, sql: str, params: Any, many: bool) -> None:
+        self.sql, self.params, self.many = sql, params, many
+        self._cursor: psycopg.Cursor[Any] | None = None
+
+    @property
+    def cursor(self) -> psycopg.Cursor[Any]:
+        if self._cursor is None:  # only read once its round trip has answered it
+            raise StoreError("a statement was read before it was sent; nothing was written")
+        return self._cursor
+
+    @property
+    def answered(self) -> bool:
+        return self._cursor is not None and self._cursor.pgresult is not None
+
+    def run(self, raw: psycopg.Connection[Any]) -> None:
+        self._cursor = raw.cursor()
+        if self.many:
+            self._cursor.executemany(self.sql, self.params)
+        else:
+            self._cursor.execute(self.sql, self.params)
+
+
+def _first_failure(exc: psycopg.Error) -> psycopg.Error:
+    """The error of a pipeline's first failed statement. Leaving pipeline mode reports the
+    statements skipped after it (PipelineAborted), raised over it: the first is its context."""
+    found = exc
+    while isinstance(found, psycopg.errors.PipelineAborted) and isinstance(found.__context__, psycopg.Error):
+        found = found.__context__
+    return found
+
+
+#: A new connection in place of one found broken, for replaying a transaction's first batch.
+Reconnect = Callable[[psycopg.Connection[Any]], psycopg.Connection[Any]]
+
+
+class Marked:
+    """A psycopg connection with the execute/executemany of sqlite3 (`?` markers).
+
+    Inside a transaction the connection is in pipeline mode: `later` queues a statement whose
+    answer nobody waits for (BEGIN, a lock, an insert whose failure fails the transaction anyway),
+    and it goes to the server with the next statement that is answered (`execute`), in one round
+    trip. Errors are raised only there, once the pipeline is back in step with the server (psycopg
+    may read an earlier statement's error while sending a later one: it is kept until then), and
+    as the first failed statement's error, not the skipped ones' after it. Until its first answer,
+    a transaction has shown the caller nothing, so a connection found broken then (a server
+    restart since it was pooled) is replaced and the batch sent again (`reconnect`), as BEGIN was
+    retried before it was queued."""
+
+    def __init__(self, raw: psycopg.Connection[Any], reconnect: Reconnect | None = None) -> None:
         self.raw = raw
+        self._reconnect = reconnect
+        self._stack: ExitStack | None = None
+        self._pipe: psycopg.Pipeline | None = None
+        self._batch: list[Sent] = []
+        self._failure: psycopg.Error | None = None  # met while queueing: raised at the round trip
+        self._fresh = False
+        self.statements = 0  # statements sent in this transaction: what a cached answer is valid for
+        self.round_trips = 0
+        #: Called before each round trip, to queue what is worth asking on the way (the chain head).
+        self.before_sync: Callable[[], None] | None = None
+
+    @property
+    def fresh(self) -> bool:
+        """Nothing of this transaction has been answered yet."""
+        return self._fresh
+
+    # -- the transaction's pipeline ----------------------------------------------------------------
+    def begin(self, *statements: str) -> None:
+        """Enter pipeline mode and queue the statements that start the transaction."""
+        self._enter()
+        self._fresh = True
+        for statement in statements:
+            self.later(statement)
+
+    def _enter(self) -> None:
+        self._stack = ExitStack()
+        self._pipe = self._stack.enter_context(self.raw.pipeline())
+
+    def leave(self) -> None:
+        """Leave pipeline mode: what is still queued is sent, and every answer read."""
+        stack, self._stack, self._pipe = self._stack, None, None
+        self._batch.clear()
+        self._failure = None
+        if stack is not None:
+            stack.close()
+
+    def finish(self, *statements: str | tuple[str, Sequence[Any]]) -> None:
+        """Queue the statements that end the transaction and leave pipeline mode: their answers and
+        the pipeline's own last Sync in one round trip. Raises the first error among them."""
+        if self._pipe is None:
+            self._enter()
+        for statement in statements:
+            sql, params = (statement, ()) if isinstance(statement, str) else statement
+            self.later(sql, params)
+        self.round_trips += 1
+        failure = self._failure
+        try:
+            self.leave()
+        except psycopg.Error as exc:
+            failure = failure or exc
+        if failure is not None:
+            raise _first_failure(failure) from None
+
+    def resume(self) -> None:
+        """Back into pipeline mode inside the same transaction (after finish() raised)."""
+        if self._pipe is None:
+            self._enter()
+
+    # -- statements ------------------------------------------------------------------------------
+    def later(self, sql: str, parameters: Sequence[Any] = (), /) -> Sent:
+        """Queue a statement; outside a transaction's pipeline it runs at once."""
+        return self._send(Sent(dialect(sql), parameters or None, False))
+
+    def later_many(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Sent | None:
+        rows = list(parameters)
+        return self._send(Sent(dialect(sql), rows, True)) if rows else None
+
+    def _send(self, sent: Sent) -> Sent:
+        self.statements += 1
+        if self._pipe is None:
+            sent.run(self.raw)
+            return sent
+        self._batch.append(sent)
+        if self._failure is None:  # after a failure the server skips the rest until the Sync
+            try:
+                sent.run(self.raw)
+            except psycopg.Error as exc:
+                self._failure = exc
+        return sent
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.Cursor[Any]:
-        return self.raw.execute(dialect(sql), parameters or None)
+        sent = self.later(sql, parameters)
+        self.sync()
+        return sent.cursor
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> psycopg.Cursor[Any]:
-        cursor = self.raw.cursor()
-        rows = list(parameters)
-        if rows:  # psycopg sends the batch in one pipeline
-            cursor.executemany(dialect(sql), rows)
-        return cursor
+        sent = self.later_many(sql, parameters)
+        if sent is None:
+            return self.raw.cursor()  # nothing to run: no rows, rowcount -1
+        self.sync()
+        return sent.cursor
+
+    def sync(self) -> None:
+        """Send what is queued and read every answer: one round trip."""
+        if self._pipe is None:
+            return
+        if self.before_sync is not None:
+            self.before_sync()
+        self.round_trips += 1
+        failure = self._exchange()
+        if failure is not None:
+            batch = list(self._batch)
+            self._quit()
+            if not self._replayable(failure, batch):
+                raise failure from None
+            self._replay(batch)
+        self._fresh = False
+        self._batch.clear()
+
+    def _exchange(self) -> psycopg.Error | None:
+        failure, self._failure = self._failure, None
+        if failure is None:
+            assert self._pipe is not None
+            try:
+                self._pipe.sync()
+            except psycopg.Error as exc:
+                failure = exc
+        return None if failure is None else _first_failure(failure)
+
+    def _quit(self) -> None:
+        """Out of pipeline mode after a failure: leaving reads what it left unanswered."""
+        with suppress(psycopg.Error):
+            self.leave()
+
+    def _replayable(self, failure: psycopg.Error, batch: Sequence[Sent]) -> bool:
+        committing = any(s.sql.startswith("COMMIT") for s in batch)
+        return self._fresh and not committing and self._reconnect is not None and is_lost_connection(failure)
+
+    def _replay(self, batch: Sequence[Sent]) -> None:
+        """The first batch again on a new connection (the broken one's transaction died with it)."""
+        assert self._reconnect is not None
+        self.raw = self._reconnect(self.raw)
+        self._enter()
+        for sent in batch:
+            self._send(sent)
+        failure = self._exchange()
+        if failure is not None:
+            self._quit()
+            raise failure from None
 
 
+#: The chain head moves and the receipts are appended in one statement, in that order (the head's
+#: UPDATE runs first, as the InitPlan of the insert): whoever inserts into the outbox holds the head
+#: row, so two sealers never wait on each other's outbox rows (no deadlock). The head moves only
+#: from the seq it was sealed on; when another transaction moved it first, the first receipt's seq
+#: is taken already and the insert fails (receipt_outbox_pkey): see PostgresTransaction.commit.
 _SEAL = (
-    "WITH added AS (INSERT INTO receipt_outbox (seq, chain_id, receipt_id, run_id, link, body)"
+    "WITH head AS (UPDATE receipt_chains SET seq = ?, link = ? WHERE chain_id = ? AND seq = ? RETURNING seq)"
+    " INSERT INTO receipt_outbox (seq, chain_id, receipt_id, run_id, link, body)"
     " SELECT * FROM unnest(CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),"
-    " CAST(? AS TEXT[]), CAST(? AS BYTEA[])))"
-    " UPDATE receipt_chains SET seq = ?, link = ? WHERE chain_id = ?"
+    " CAST(? AS TEXT[]), CAST(? AS BYTEA[])) WHERE (SELECT count(*) FROM head) >= 0"
 )
 _START_CHAIN = (
     "INSERT INTO receipt_chains (chain_id, seq, link)"
@@ -67,15 +253,45 @@ _START_CHAIN = (
     " coalesce((SELECT link FROM receipt_outbox ORDER BY seq DESC LIMIT 1), ?)"
     " FROM receipt_outbox ON CONFLICT DO NOTHING"
 )
+_HEAD = "SELECT seq, link FROM receipt_chains WHERE chain_id = ?"
+#: An STM turn's insert, answering its rowid and the STM count of its scope before it.
+_INSERT_TURN = (
+    f"WITH added AS ({INSERT_UNIT} RETURNING rowid) SELECT (SELECT rowid FROM added),"
+    " (SELECT count(*) FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?)"
+)
+#: The advisory lock class of a key's writers (the two-int key space: apart from MIGRATION_LOCK's).
+KEY_LOCK_CLASS = 0x6B6579
+_KEY_LOCK = f"SELECT pg_advisory_xact_lock({KEY_LOCK_CLASS}, hashtext(?))"
+_TAKEN = "receipt_outbox_pkey"
+_SAVEPOINT = "receipts"
+
+
+def _head_of(chain_id: str, row: Sequence[Any]) -> ChainHead:
+    return ChainHead(chain_id, int(row[0]), str(row[1])) if row[0] else ChainHead(chain_id)
 
 
 class PostgresTransaction(CommonRows, Transaction):
-    """Domain operations inside one transaction. Receipts are sealed just before COMMIT."""
+    """Domain operations inside one transaction. Receipts are sealed just before COMMIT.
+
+    Sealing is optimistic: the chain head is read, unlocked, on a round trip the transaction makes
+    anyway, and the receipts are sealed on it and sent with the COMMIT, so the head row is locked
+    only while the server runs that last statement and commits (not while this process seals).
+    When another transaction moved the head meanwhile, the seal is rolled back to its savepoint
+    and done again on the head locked FOR UPDATE: the seq stays gapless and in commit order.
+    `optimistic=False` seals on the locked head from the start (the store asks for it while most
+    optimistic seals lose to rivals: then the extra round trip a reseal costs is not worth it)."""
 
     _conn: Marked
 
     def __init__(
-        self, conn: Marked, chain_id: str, key: bytes, clock: Callable[[], datetime], *, writing: bool
+        self,
+        conn: Marked,
+        chain_id: str,
+        key: bytes,
+        clock: Callable[[], datetime],
+        *,
+        writing: bool,
+        optimistic: bool = True,
     ):
         self._conn = conn
         self._writing = writing
@@ -84,65 +300,111 @@ class PostgresTransaction(CommonRows, Transaction):
         self._clock = clock
         self._drafts: list[dict[str, Any]] = []
         self._seal: tuple[Any, ...] | None = None
+        self._peeked: Sent | None = None  # the latest unlocked read of the chain head
+        self._locked = False  # sealed on the head locked FOR UPDATE (no rival can move it)
+        self.guessed = False  # sealed first on the head read unlocked (an optimistic seal)
+        self._stm_count: tuple[tuple[str, str], int, int] | None = None
         self.sealed: tuple[int, str, str] | None = None  # (seq, link, receipt id) of the last one sealed
+        self.conflicts = 0  # optimistic seals another transaction's receipts got ahead of
+        if writing and chain_id and optimistic:
+            conn.before_sync = self._peek_head
 
     # -- receipts -------------------------------------------------------------------------------
     def emit(self, draft: Mapping[str, Any]) -> None:
         self._drafts.append(dict(draft))
 
+    def _peek_head(self) -> None:
+        """On the transaction's first round trip, and on any after it has receipts to seal, read
+        the chain head too (no lock, no extra round trip): flush_receipts seals on the latest."""
+        if self._seal is None and (self._conn.fresh or self._drafts):
+            self._peeked = self._conn.later(_HEAD, (self._chain_id,))
+
+    def _peeked_head(self) -> ChainHead | None:
+        peeked, self._peeked = self._peeked, None
+        if peeked is None or not peeked.answered:
+            return None  # never answered (the transaction failed before): seal on the locked head
+        row = peeked.cursor.fetchone()
+        return None if row is None else _head_of(self._chain_id, row)
+
     def _locked_head(self) -> ChainHead:
-        sql = "SELECT seq, link FROM receipt_chains WHERE chain_id = ? FOR UPDATE"
+        self._locked = True
+        sql = _HEAD + " FOR UPDATE"
         row = self._conn.execute(sql, (self._chain_id,)).fetchone()
         if row is None:  # the chain's first receipt in this store
             self._conn.execute(_START_CHAIN, (self._chain_id, ZERO_HASH))
             row = self._conn.execute(sql, (self._chain_id,)).fetchone()
             if row is None:
                 raise StoreError("the receipt chain's head row could not be made; nothing was written")
-        return ChainHead(self._chain_id, int(row[0]), str(row[1])) if row[0] else ChainHead(self._chain_id)
+        return _head_of(self._chain_id, row)
 
     def flush_receipts(self) -> int:
-        """Seal pending drafts onto the chain head, locked until this transaction ends; commit()
-        inserts them with the new head in one statement, sent with the COMMIT."""
+        """Seal pending drafts onto the chain head last read (or, without one, the head locked
+        now); commit() sends them with the COMMIT."""
         if not self._drafts:
             return 0
-        sealed = seal_all(self._drafts, self._locked_head(), self._key, self._clock())
+        self._conn.before_sync = None  # what is asked from now on is the seal's own business
+        head = self._peeked_head()
+        self.guessed = head is not None
+        self._seal_on(head if head is not None else self._locked_head())
+        return len(self._drafts)
+
+    def _seal_on(self, head: ChainHead) -> None:
+        sealed = seal_all(self._drafts, head, self._key, self._clock())
         columns: list[list[Any]] = [[], [], [], [], [], []]
         for s in sealed:
-            row = (
-                s.head.seq,
-                self._chain_id,
-                s.receipt["receiptId"],
-                s.receipt["runId"],
-                s.head.link,
-                s.line,
-            )
+            receipt = s.receipt
+            row = (s.head.seq, self._chain_id, receipt["receiptId"], receipt["runId"], s.head.link, s.line)
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
         last = sealed[-1]
-        self._seal = (*columns, last.head.seq, last.head.link, self._chain_id)
+        self._seal = (last.head.seq, last.head.link, self._chain_id, head.seq, *columns)
         self.sealed = (last.head.seq, last.head.link, str(last.receipt["receiptId"]))
-        count = len(self._drafts)
-        self._drafts.clear()
-        return count
 
     def commit(self) -> None:
-        """The sealed receipts and COMMIT in one round trip (a pipeline: COMMIT is not sent on its
-        own after them, and a failed insert fails the COMMIT too)."""
-        raw = self._conn.raw
-        with raw.pipeline():
-            if self._seal is not None:
-                self._conn.execute(_SEAL, self._seal)
-            raw.execute("COMMIT")
+        """The sealed receipts and COMMIT in one round trip. An optimistic seal goes under a
+        savepoint: when its first seq was taken by a rival that committed first, it is rolled back
+        to it, sealed again on the locked head, and sent again; the rest of the transaction stays."""
+        if self._seal is None:
+            self._conn.finish("COMMIT")
+            return
+        if not self._locked:
+            try:
+                self._conn.finish(f"SAVEPOINT {_SAVEPOINT}", (_SEAL, self._seal), "COMMIT")
+                return
+            except psycopg.errors.UniqueViolation as exc:
+                if exc.diag.constraint_name != _TAKEN:
+                    raise
+            self.conflicts += 1
+            self._conn.resume()
+            self._conn.later(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
+            self._seal_on(self._locked_head())
+        self._conn.finish((_SEAL, self._seal), "COMMIT")
 
     # -- units ----------------------------------------------------------------------------------
     def insert_unit(self, unit: Unit) -> int:
-        rowid = self._one(INSERT_UNIT + " RETURNING rowid", row_of(unit))
-        self._conn.executemany(INSERT_SOURCE, sources_of(unit))
-        return int(rowid)
+        """An STM turn's insert also counts its scope's STM (what remember() asks next), so that
+        count_stm right after it is answered without another round trip."""
+        if unit.tier != "stm":
+            rowid = self._one(INSERT_UNIT + " RETURNING rowid", row_of(unit))
+            self._conn.later_many(INSERT_SOURCE, sources_of(unit))
+            return int(rowid)
+        scope = (unit.user_scope, unit.assistant_scope)
+        row = self._conn.execute(_INSERT_TURN, (*row_of(unit), *scope)).fetchone()
+        if row is None:  # an INSERT ... RETURNING answers its row, or fails
+            raise StoreError("the turn's insert answered nothing; nothing was written")
+        self._stm_count = (scope, int(row[1]) + 1, self._conn.statements)  # +1: the insert's own row
+        self._conn.later_many(INSERT_SOURCE, sources_of(unit))
+        return int(row[0])
+
+    def count_stm(self, user: str, assistant: str) -> int:
+        known = self._stm_count
+        if known is not None and known[0] == (user, assistant) and known[2] == self._conn.statements:
+            return known[1]  # no statement of this transaction since the insert that counted it
+        return super().count_stm(user, assistant)
 
     def insert_units(self, units: Sequence[Unit]) -> None:
         self._conn.executemany(INSERT_UNIT, [row_of(u) for u in units])
-        self._conn.executemany(INSERT_SOURCE, [pair for u in units for pair in sources_of(u)])
+        self._conn.later_many(INSERT_SOURCE, [pair for u in units for pair in sources_of(u)])
 
     def turn_into_pages(self, moves: Sequence[tuple[int, Unit]]) -> None:
         # `terms` is not written, so the search trigger (UPDATE OF terms) does not fire: the page
@@ -152,7 +414,18 @@ class PostgresTransaction(CommonRows, Transaction):
         moved = self._conn.executemany(TURN_INTO_PAGE, [page_update(rowid, page) for rowid, page in moves])
         if moves and moved.rowcount != len(moves):
             raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
-        self._conn.executemany(INSERT_SOURCE, [pair for _, u in moves for pair in sources_of(u)])
+        self._conn.later_many(INSERT_SOURCE, [pair for _, u in moves for pair in sources_of(u)])
+
+    def _later_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._conn.later_many(sql, rows)
+
+    def key_versions(self, user: str, assistant: str, key: str) -> list[Unit]:
+        """In a write, the key is locked first (a transaction-scoped advisory lock on its hash):
+        two writers of one key (put, correct, extraction) take turns, the second reading the
+        versions the first committed, instead of both adding the same version."""
+        if self._writing:
+            self._conn.later(_KEY_LOCK, (f"{user}\x1f{assistant}\x1f{key}",))
+        return super().key_versions(user, assistant, key)
 
     # -- claims: what SQLite's single writer gives for free, row locks give here --------------------
     def stm_rowids(self, user: str, assistant: str, memory_ids: Sequence[str]) -> dict[str, int]:
@@ -171,13 +444,22 @@ class PostgresTransaction(CommonRows, Transaction):
     def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
         """In a write, the segments are locked first (in id order): a promotion decides where its
         pages go (in place or at the end, DESIGN: distillation reads pages by rowid) on page
-        numbers no concurrent promotion into the same segments can change before it commits."""
-        if self._writing and segment_ids:
-            self._conn.execute(
+        numbers no concurrent promotion into the same segments can change before it commits. The
+        lock and the read go in one round trip, as two statements: the read's snapshot is taken
+        after the locks are granted, so it sees the pages of a promotion it waited for."""
+        if not segment_ids:
+            return {}
+        if self._writing:
+            self._conn.later(
                 "SELECT 1 FROM segments WHERE segment_id = ANY(?) ORDER BY segment_id FOR UPDATE",
                 (sorted(segment_ids),),
-            ).fetchall()
-        return super().last_pages(segment_ids)
+            )
+        rows = self._conn.execute(
+            "SELECT s, (SELECT max(rowid) FROM units WHERE segment_id = s)"
+            " FROM unnest(CAST(? AS TEXT[])) AS t(s)",
+            (list(segment_ids),),
+        )
+        return {str(s): int(r) for s, r in rows if r is not None}
 
     def segment(self, segment_id: str) -> Segment | None:
         """In a write, the segment is locked until commit: what a distillation checks it against

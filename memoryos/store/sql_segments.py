@@ -48,6 +48,11 @@ class SegmentRows:
 
     _conn: Connection
 
+    def _later_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """A statement whose answer nobody reads: at once here; a backend may send it with the next
+        statement that is answered (PostgreSQL's pipeline), an error then failing that one."""
+        self._conn.executemany(sql, rows)
+
     def _value(self, sql: str, params: Sequence[Any]) -> Any:
         row = self._conn.execute(sql, params).fetchone()
         return None if row is None else row[0]
@@ -135,7 +140,7 @@ class SegmentRows:
         return {} if found is None else dict(orjson.loads(found))
 
     def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
-        self._conn.executemany(
+        self._later_many(
             "UPDATE segments SET keywords = ?, interactions = interactions + ?, version = version + ?,"
             " pages = pages + ? WHERE segment_id = ?",
             [(orjson.dumps(keywords).decode(), pages, pages, pages, sid) for sid, keywords, pages in grown],
