@@ -109,6 +109,17 @@ def _nix_inner(program: str, rest: list[str]) -> list[str] | None:
     return None
 
 
+#: Runners that start the program named after their options, with the options that take a value:
+#: xargs runs it on the items it reads, xcrun finds an Xcode tool.
+_ITEM_RUNNERS = {
+    "xargs": frozenset(
+        "-I -n -P -L -d -s -a -E --max-args --max-procs --max-lines --delimiter --replace "
+        "--arg-file --eof --max-chars --process-slot-var".split()
+    ),
+    "xcrun": frozenset({"-sdk", "--sdk", "--toolchain", "-toolchain"}),
+}
+
+
 def _runner_inner(words: list[str]) -> list[str] | None:
     """The command a runner starts: `op run -- X`, `timeout 60 X`, `pipx run X`, `nix develop -c X`."""
     program, rest = base(words[0]), words[1:]
@@ -119,6 +130,8 @@ def _runner_inner(words: list[str]) -> list[str] | None:
         return rest[start:] or None
     if program in ("nix", "nix-shell"):
         return _nix_inner(program, rest)
+    if program in _ITEM_RUNNERS:  # `... | xargs -n 1 pytest -q`, `xcrun -sdk iphoneos xcodebuild`
+        return rest[_skip_options(rest, _ITEM_RUNNERS[program]) :] or None
     skip = vocab.SUB_RUNNERS.get((program, rest[0].lower() if rest else ""))
     if skip is None or skip == -2:
         return None
