@@ -134,9 +134,10 @@ def _subshell(part: str) -> str:
     group's braces) that the split left on it: `(cd app` is `cd app`, `make test)` is `make test`."""
     text = part.strip()
     text = re.sub(r"^(?:\(\s*|\{\s+)+", "", text) if not text.startswith("$(") else text
-    while text.endswith(")") and text.count(")") > text.count("("):
-        text = text[:-1].rstrip()
-    return re.sub(r"(?:\s+\})+$", "", text)
+    for opening, closing in ("()", "{}"):  # only a closing mark the piece does not open itself
+        while text.endswith(closing) and text.count(closing) > text.count(opening):
+            text = text[:-1].rstrip()
+    return text
 
 
 def parts(command: str, depth: int = 0) -> list[Simple]:
@@ -144,8 +145,8 @@ def parts(command: str, depth: int = 0) -> list[Simple]:
     interpreter is given to run read in its place (`bash -lc '...'`, `cmd /c`, `pwsh -File x.ps1`,
     `eval $(...)`)."""
     found: list[Simple] = []
-    for part in split_simple(command):
-        part = _subshell(part)
+    for piece in split_simple(command):
+        part = _subshell(piece)
         substituted = _SUBSTITUTION.match(part) if depth < 4 else None
         if substituted is not None:
             found.extend(parts(substituted["inner"] or substituted["tick"], depth + 1))

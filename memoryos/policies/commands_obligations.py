@@ -157,7 +157,8 @@ def _house_convention(text: str) -> bool:
 def _belongs(text: str) -> bool:
     """ "Secrets belong in the vault. Don't put them in .env", "Config belongs in config/, never in
     code": where a class of things is kept ("This file belongs in the trash" is one thing)."""
-    return any(_belongs_clause(c) for c in re.split(r"\s*[;.]\s+", text) if c)
+    clauses = re.split(r"\s*[;.]\s+", text)  # "Keep X out of Y; they belong in Z": a later clause
+    return _belongs_clause(text) or any(_belongs_clause(c) for c in clauses[1:] if c)
 
 
 def _belongs_clause(text: str) -> bool:

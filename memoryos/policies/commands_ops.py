@@ -78,7 +78,9 @@ def _flag(args: tuple[str, ...], flags: tuple[str, ...]) -> str | None:
 
 #: Data and ML platforms whose `deploy` subcommand ships (`astro deploy`, `modal deploy app.py`,
 #: `prefect deploy`, `databricks bundle deploy`, `databricks apps deploy`).
-_DEPLOYING = frozenset({"astro", "modal", "prefect", "bentoml", "beam", "dagster-cloud", "databricks", "truss"})
+_DEPLOYING = frozenset(
+    {"astro", "modal", "prefect", "bentoml", "beam", "dagster-cloud", "databricks", "truss"}
+)
 
 
 def _platform_deploy(part: Simple) -> bool:
@@ -106,7 +108,9 @@ def _publishes(part: Simple) -> bool:
         program in ("huggingface-cli", "hf") and sub in ("upload", "upload-large-folder"),
         program in ("gh", "glab") and words[:2] == ("release", "upload"),
         program == "anaconda" and sub == "upload",
-        program == "kaggle" and sub in ("datasets", "kernels", "models") and part.sub(1) in ("create", "version", "push"),
+        program == "kaggle"
+        and sub in ("datasets", "kernels", "models")
+        and part.sub(1) in ("create", "version", "push"),
         program == "wandb" and sub == "artifact" and part.sub(1) == "put",
         program == "cog" and sub == "push",
         program == "altool" and any(a in ("--upload-app", "--upload-package") for a in part.args),

@@ -120,18 +120,23 @@ _ITEM_RUNNERS = {
 }
 
 
+def _positional_inner(program: str, rest: list[str]) -> list[str] | None:
+    """`timeout 60 X`, `... | xargs -n 1 pytest -q`, `xcrun -sdk iphoneos xcodebuild`."""
+    if program in _ITEM_RUNNERS:
+        return rest[_skip_options(rest, _ITEM_RUNNERS[program]) :] or None
+    start = _skip_options(rest, vocab.RUNNER_VALUED) + vocab.POSITIONAL_RUNNERS[program]
+    return rest[start:] or None
+
+
 def _runner_inner(words: list[str]) -> list[str] | None:
     """The command a runner starts: `op run -- X`, `timeout 60 X`, `pipx run X`, `nix develop -c X`."""
     program, rest = base(words[0]), words[1:]
     if program in vocab.DASHDASH_RUNNERS:
         return _after_dashdash(rest)
-    if program in vocab.POSITIONAL_RUNNERS:
-        start = _skip_options(rest, vocab.RUNNER_VALUED) + vocab.POSITIONAL_RUNNERS[program]
-        return rest[start:] or None
+    if program in vocab.POSITIONAL_RUNNERS or program in _ITEM_RUNNERS:
+        return _positional_inner(program, rest)
     if program in ("nix", "nix-shell"):
         return _nix_inner(program, rest)
-    if program in _ITEM_RUNNERS:  # `... | xargs -n 1 pytest -q`, `xcrun -sdk iphoneos xcodebuild`
-        return rest[_skip_options(rest, _ITEM_RUNNERS[program]) :] or None
     skip = vocab.SUB_RUNNERS.get((program, rest[0].lower() if rest else ""))
     if skip is None or skip == -2:
         return None

@@ -47,7 +47,10 @@ def _stored(command: str) -> bool:
         ("(cd mobile/android && ./gradlew connectedCheck)", "test"),
         ("./gradlew :core:testReleaseUnitTest", "test"),
         ("./gradlew clean bundleRelease", "build"),
-        ("(cd ios && xcodebuild -scheme Shop -destination 'platform=iOS Simulator,name=iPhone 15' test)", "test"),
+        (
+            "(cd ios && xcodebuild -scheme Shop -destination 'platform=iOS Simulator,name=iPhone 15' test)",
+            "test",
+        ),
         ("xcrun xcodebuild -workspace Shop.xcworkspace -scheme Shop archive", "build"),
         ("{ cd web; npm test; }", "test"),
         ("bundle exec fastlane ios beta", "deploy"),
@@ -134,3 +137,20 @@ def test_standing_rules_said_as_house_habits_are_rules(text: str) -> None:
 )
 def test_habits_in_the_past_and_facts_are_not(text: str) -> None:
     assert classify(Event("instruction", text=text)) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "knife ssh 'role:web' uptime -x admin -P Tr0ub4dor3xyz",
+        "knife bootstrap 10.1.2.3 -x root -P Tr0ub4dor3xyz -N web3",
+        "huggingface-cli upload acme/model ./out --token hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345",
+        "databricks bundle deploy -t prod --token dapi0123456789abcdef0123456789abcdef",
+    ],
+)
+def test_operations_commands_carrying_a_credential_are_refused(command: str) -> None:
+    assert not _stored(command)
+
+
+def test_a_knife_password_given_by_reference_is_kept() -> None:
+    assert _stored("knife ssh 'role:web' uptime -x admin -P $KNIFE_PASSWORD")
