@@ -353,7 +353,7 @@ def _is_test(part: Simple) -> bool:
         program in ("rscript", "julia", "r") and bool(re.search(r"\btest(?:_\w+)?\(", " ".join(args))),
         any(re.match(r"^-[XMA]:(?:\w+:)?test\w*$", a) for a in args),  # `clojure -X:test`, `clj -M:test`
         _generic_sub(part, vocab.TEST_SUBCOMMANDS),
-        program == "xcodebuild" and "test" in part.words,
+        program == "xcodebuild" and bool({"test", "test-without-building"} & set(part.words)),
     )
     return any(checks)
 

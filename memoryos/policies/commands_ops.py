@@ -41,12 +41,24 @@ def _config_run(part: Simple) -> bool:
         return sub in ("apply",) or (sub == "plan" and part.sub(1) == "run")
     if program in ("knife", "knife-zero"):
         return sub == "bootstrap" or (sub == "zero" and part.sub(1) in ("bootstrap", "converge"))
-    return program in _CONVERGERS or (program == "r10k" and sub == "deploy")
+    if program == "pyinfra":  # `pyinfra inventory.py deploy.py`: operations run on the inventory
+        return len(part.words) > 1
+    return program in _CONVERGERS or (program, sub) in _CONVERGING_PAIRS
+
+
+#: `r10k deploy`, `kapp deploy -a web`, `flux reconcile kustomization apps`, `mkdocs gh-deploy`.
+_CONVERGING_PAIRS = frozenset(
+    {("r10k", "deploy"), ("kapp", "deploy"), ("flux", "reconcile"), ("mkdocs", "gh-deploy")}
+)
+#: PowerShell DSC applies a configuration to the node (`Start-DscConfiguration -Path .\Web -Wait`).
+_DSC_APPLY = frozenset({"start-dscconfiguration", "update-dscconfiguration", "publish-dscconfiguration"})
 
 
 def rehearsal(part: Simple) -> bool:
     """A configuration run in its rehearsal mode: Salt's `test=True`, Chef's `--why-run`/`-W`."""
     if part.program in _SALT and any(a.lower() in ("test=true", "test=1") for a in part.args):
+        return True
+    if part.program == "pyinfra" and "--dry" in part.args:
         return True
     return part.program in _CONVERGERS and any(a in ("-W", "--why-run") for a in part.args)
 
@@ -92,6 +104,8 @@ def _platform_deploy(part: Simple) -> bool:
             "sagemaker",
             "deploy",
         ]
+    if program == "ghp-import":  # a built site pushed to GitHub Pages, as `mkdocs gh-deploy` does
+        return "-p" in part.args or "--push" in part.args
     return program in ("levant", "nomad-pack") and words[:1] in (["deploy"], ["run"])
 
 
@@ -113,6 +127,7 @@ def _publishes(part: Simple) -> bool:
         and part.sub(1) in ("create", "version", "push"),
         program == "wandb" and sub == "artifact" and part.sub(1) == "put",
         program == "cog" and sub == "push",
+        program == "gcloud" and sub == "artifacts" and "upload" in words[:4],
         program == "altool" and any(a in ("--upload-app", "--upload-package") for a in part.args),
     )
     return any(checks)
@@ -182,21 +197,41 @@ def _remote_fanout(part: Simple) -> bool:
         return bool(part.args)
     if program == "knife":
         return sub in ("ssh", "winrm")
+    if program == "salt-ssh":  # a state run is a deploy (above); anything else runs over ssh
+        return len(part.words) > 1
     return program == "bolt" and sub in ("command", "script") and part.sub(1) == "run"
+
+
+def _device_tests(part: Simple) -> bool:
+    """Tests run on a device or simulator: `adb shell am instrument -w ...`, `flutter drive`."""
+    if part.program == "adb":
+        return part.words[:3] == ("shell", "am", "instrument")
+    return part.program == "flutter" and part.sub() == "drive"
+
+
+def _builds(part: Simple) -> bool:
+    return part.program in ("conda-build", "conda-mambabuild", "boa")
+
+
+def _deploys(part: Simple) -> bool:
+    return _config_run(part) or _platform_deploy(part) or part.program in _DSC_APPLY
+
+
+#: Each kind with the test that says a command is of it, the most telling first.
+_KINDS: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
+    ("deploy", _deploys),
+    ("publish", _publishes),
+    ("test", _device_tests),
+    ("build", _builds),
+    ("auth", _remote_fanout),
+)
 
 
 def kind(part: Simple, task_kind: Callable[[str], str | None]) -> str | None:
     """The kind of action `part` is in this vocabulary, or None when it says nothing about it."""
-    program = part.program
-    if program in _GRADLE:
+    if part.program in _GRADLE:
         return _gradle(part, task_kind)
-    if program == "fastlane":
+    if part.program == "fastlane":
         return _fastlane(part, task_kind)
     found = _pipeline_kind(part, task_kind)
-    if found is not None:
-        return found
-    if _config_run(part) or _platform_deploy(part):
-        return "deploy"
-    if _publishes(part):
-        return "publish"
-    return "auth" if _remote_fanout(part) else None
+    return found or next((name for name, applies in _KINDS if applies(part)), None)

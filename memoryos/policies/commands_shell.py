@@ -117,6 +117,11 @@ _ITEM_RUNNERS = {
         "--arg-file --eof --max-chars --process-slot-var".split()
     ),
     "xcrun": frozenset({"-sdk", "--sdk", "--toolchain", "-toolchain"}),
+    # GNU parallel: `parallel -j4 pytest {} ::: tests/unit tests/api`
+    "parallel": frozenset(
+        "-j --jobs -a --arg-file --joblog -N -n --max-args --delay --timeout --results --tmpdir -S "
+        "--sshlogin --colsep -d --delimiter -I --memfree --load --retries".split()
+    ),
 }
 
 

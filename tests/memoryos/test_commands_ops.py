@@ -60,6 +60,22 @@ def _stored(command: str) -> bool:
         ("pdsh -w db[01-04] 'df -h'", "auth"),
         ("knife ssh 'role:web' 'sudo systemctl reload nginx'", "auth"),
         ("fastlane spaceauth -u releases@example.org", "auth"),
+        ("Start-DscConfiguration -Path ./BaseConfig -Wait -Force", "deploy"),
+        ("pyinfra inventories/prod.py deploys/web.py", "deploy"),
+        ("kapp deploy -a api -f manifests/ -y", "deploy"),
+        ("flux reconcile helmrelease api -n apps", "deploy"),
+        ("mkdocs gh-deploy --force", "deploy"),
+        ("ghp-import -n -p -f _build/html", "deploy"),
+        (
+            "gcloud artifacts generic upload --source=out.tgz --package=tool --version=2 --repository=r",
+            "publish",
+        ),
+        ("xcodebuild test-without-building -xctestrun build/Shop.xctestrun", "test"),
+        ("adb shell am instrument -w com.acme.shop.test/androidx.test.runner.AndroidJUnitRunner", "test"),
+        ("flutter drive --target=integration_test/app_test.dart", "test"),
+        ("parallel -j 4 pytest -q {} ::: tests/unit tests/api", "test"),
+        ("conda-build recipe/", "build"),
+        ("salt-ssh 'edge*' cmd.run 'systemctl status nginx'", "auth"),
     ],
 )
 def test_operations_commands_are_judged_by_what_they_do(command: str, kind: str) -> None:
@@ -90,6 +106,13 @@ def test_operations_commands_are_judged_by_what_they_do(command: str, kind: str)
         "find src -name '*.py' | xargs wc -l",
         "(cd infra && terraform plan)",
         "./gradlew tasks",
+        "Start-DscConfiguration -Path ./BaseConfig -WhatIf",
+        "Test-DscConfiguration -Detailed",
+        "pyinfra inventories/prod.py deploys/web.py --dry",
+        "salt-ssh 'edge*' state.apply test=True",
+        "flux get kustomizations",
+        "adb devices",
+        "ghp-import -n _build/html",
     ],
 )
 def test_their_reads_and_rehearsals_are_not_actions(command: str) -> None:
