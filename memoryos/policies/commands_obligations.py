@@ -190,6 +190,26 @@ _ADVERB_ORDER = re.compile(
 )
 
 
+#: "always" and "never" in the languages a team writes in: with a polite marker before them
+#: ("Bitte die Tests immer vor dem Push laufen lassen", "Por favor, usa siempre ramas") the
+#: request is a standing one wherever the adverb stands.
+_ALWAYS = re.compile(
+    r"\b(?:always|never|immer|stets|nie|niemals|toujours|jamais|siempre|nunca|sempre|mai)\b", _FLAGS
+)
+
+
+#: "Please, I never said that", "Bitte, es ist immer so": the speaker or a fact, not a request.
+_SPEAKER = re.compile(
+    r"^(?:i|i['’]m|i['’]ve|it|it['’]s|that|this|ich|es|das|je|j['’]ai|c['’]est|yo|eso|io|è)\b", _FLAGS
+)
+
+
+def polite_standing(text: str) -> bool:
+    """True when a request said politely (`please`, `bitte`, `por favor`) carries an "always" or
+    "never" anywhere (the caller has taken the marker off and vetoed one-offs and questions)."""
+    return not _SPEAKER.match(text) and bool(_ALWAYS.search(text))
+
+
 def obligation(text: str) -> bool:
     """True when `text` states a standing obligation (see the module's docstring)."""
     if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):

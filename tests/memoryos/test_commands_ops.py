@@ -142,6 +142,9 @@ def test_a_failed_configuration_run_is_not_stored() -> None:
         "Lance toujours le linter avant un commit.",
         "Usa siempre ramas de feature.",
         "Esegui sempre i test prima del merge.",
+        "Bitte die Migrationen immer zuerst auf Staging testen.",
+        "Por favor, las ramas siempre con el número del ticket.",
+        "S'il te plaît, les commits toujours en anglais.",
     ],
 )
 def test_standing_rules_said_as_house_habits_are_rules(text: str) -> None:
@@ -156,6 +159,10 @@ def test_standing_rules_said_as_house_habits_are_rules(text: str) -> None:
         "Keep the terminal open.",
         "Es ist immer dasselbe.",
         "C'est toujours la même erreur.",
+        "Bitte die Migrationen jetzt auf Staging testen.",
+        "Bitte immer nur heute die Tests überspringen?",
+        "Please, I never said that.",
+        "Bitte, es ist immer dasselbe.",
     ],
 )
 def test_habits_in_the_past_and_facts_are_not(text: str) -> None:
