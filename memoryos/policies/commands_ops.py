@@ -127,6 +127,11 @@ def _publishes(part: Simple) -> bool:
         and part.sub(1) in ("create", "version", "push"),
         program == "wandb" and sub == "artifact" and part.sub(1) == "put",
         program == "cog" and sub == "push",
+        # configuration code to its server or hub: `knife cookbook upload`, `berks upload`,
+        # `ansible-galaxy collection publish`, `knife supermarket share`
+        program == "knife" and words[:2] in (("cookbook", "upload"), ("supermarket", "share")),
+        program == "berks" and sub == "upload",
+        program == "ansible-galaxy" and "publish" in words[:2],
         program == "gcloud" and sub == "artifacts" and "upload" in words[:4],
         program == "altool" and any(a in ("--upload-app", "--upload-package") for a in part.args),
     )

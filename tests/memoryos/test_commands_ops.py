@@ -75,6 +75,9 @@ def _stored(command: str) -> bool:
         ("flutter drive --target=integration_test/app_test.dart", "test"),
         ("parallel -j 4 pytest -q {} ::: tests/unit tests/api", "test"),
         ("conda-build recipe/", "build"),
+        ("knife cookbook upload nginx --freeze", "publish"),
+        ("berks upload", "publish"),
+        ("ansible-galaxy collection publish acme-infra-1.2.0.tar.gz", "publish"),
         ("salt-ssh 'edge*' cmd.run 'systemctl status nginx'", "auth"),
     ],
 )
@@ -113,6 +116,8 @@ def test_operations_commands_are_judged_by_what_they_do(command: str, kind: str)
         "flux get kustomizations",
         "adb devices",
         "ghp-import -n _build/html",
+        "knife cookbook list",
+        "ansible-galaxy collection install community.general",
     ],
 )
 def test_their_reads_and_rehearsals_are_not_actions(command: str) -> None:
