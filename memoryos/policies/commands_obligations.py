@@ -185,7 +185,7 @@ _KEEP_OUT = re.compile(r"^keep\s+(?:[\w`'./@#-]+\s+){1,5}?out of\s+\S", _FLAGS)
 #: verb with its language's "always" or "never" (a copula or a pronoun first states a fact).
 _ADVERB_ORDER = re.compile(
     r"^(?!(?:ist|es|est|c['’]est|è|é|sind|war|sont|era|fue|das|il|elle|er|sie|ich|je|yo|lo|la|hay|"
-    r"wir|nous|nosotros|noi)\s)\w+\s+(?:immer|stets|niemals|nie|toujours|jamais|siempre|nunca|sempre|mai)\b",
+    r"wir|nous|nosotros|noi|casi|fast|presque|quasi|almost|nearly|não|nicht|pas)\s)\w+\s+(?:immer|stets|niemals|nie|toujours|jamais|siempre|nunca|sempre|mai)\b",
     _FLAGS,
 )
 

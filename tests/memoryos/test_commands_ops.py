@@ -167,6 +167,8 @@ def test_standing_rules_said_as_house_habits_are_rules(text: str) -> None:
         "Bitte die Migrationen jetzt auf Staging testen.",
         "Bitte immer nur heute die Tests überspringen?",
         "Please, I never said that.",
+        "Casi siempre falla el build.",
+        "Fast immer dasselbe Problem.",
         "Bitte, es ist immer dasselbe.",
     ],
 )
