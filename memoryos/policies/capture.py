@@ -249,12 +249,16 @@ STANDING = re.compile(r"\b(?:from now on|from here on|going forward|henceforth|e
 
 def imperative(text: str) -> str | None:
     """The standing instruction in `text` without a leading 'please', or None if it is not one."""
-    instruction = _POLITE.sub("", _one_line(text))
+    line = _one_line(text)
+    instruction = _POLITE.sub("", line)
+    polite = instruction != line
     # a question is no order, unless it asks for one from now on ("Going forward, could you ...?")
     vetoed = NOT_STANDING.search(instruction) and not commands_obligations.standing_request(instruction)
     if not instruction or len(instruction) > MAX_IN_BODY or vetoed:
         return None
     if STANDING.search(instruction) or commands_obligations.obligation(instruction):
+        return instruction
+    if polite and commands_obligations.polite_standing(instruction):
         return instruction
     for _, pattern in IMPERATIVES:
         lead = pattern.search(instruction)

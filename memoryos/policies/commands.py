@@ -14,6 +14,7 @@ import re
 import shlex
 from collections.abc import Callable, Sequence
 
+from memoryos.policies import commands_ops as ops
 from memoryos.policies import commands_shell as shell
 from memoryos.policies import commands_targets as targets
 from memoryos.policies import commands_vocab as vocab
@@ -128,12 +129,24 @@ _SUBSTITUTION = re.compile(
 )
 
 
+def _subshell(part: str) -> str:
+    """A piece of `(cd app && make test)` without the subshell's parentheses (or a `{ ...; }`
+    group's braces) that the split left on it: `(cd app` is `cd app`, `make test)` is `make test`."""
+    text = part.strip()
+    text = re.sub(r"^(?:\(\s*|\{\s+)+", "", text) if not text.startswith("$(") else text
+    for opening, closing in ("()", "{}"):  # only a closing mark the piece does not open itself
+        while text.endswith(closing) and text.count(closing) > text.count(opening):
+            text = text[:-1].rstrip()
+    return text
+
+
 def parts(command: str, depth: int = 0) -> list[Simple]:
     """The simple commands of a line, each with its wrappers taken off and what a shell or an
     interpreter is given to run read in its place (`bash -lc '...'`, `cmd /c`, `pwsh -File x.ps1`,
     `eval $(...)`)."""
     found: list[Simple] = []
-    for part in split_simple(command):
+    for piece in split_simple(command):
+        part = _subshell(piece)
         substituted = _SUBSTITUTION.match(part) if depth < 4 else None
         if substituted is not None:
             found.extend(parts(substituted["inner"] or substituted["tick"], depth + 1))
@@ -194,7 +207,7 @@ def is_read(part: Simple) -> bool:
         return False  # `.\test.bat`, `./test.sh`: the project's script, not the shell's `test`
     if part.program in READ_PROGRAMS or (part.program, " ".join(part.words[:2]).lower()) in READ_PAIRS:
         return True
-    if _help_or_version(part) or part.program in vocab.PS_READ_CMDLETS:
+    if _help_or_version(part) or part.program in vocab.PS_READ_CMDLETS or ops.xcode_read(part):
         return True
     cmdlet = vocab.verb_noun(part.program)
     if cmdlet is not None and cmdlet[0] in vocab.PS_READ_VERBS and part.program not in vocab.PS_CMDLETS:
@@ -215,6 +228,8 @@ def is_rehearsal(part: Simple) -> bool:
     `ansible-playbook --check`, `make -n`, `az deployment group what-if`) shows what would happen:
     it is no evidence that the action works."""
     if any(_DRY_RUN.match(a) for a in part.args) or "what-if" in part.words[:4]:
+        return True
+    if ops.rehearsal(part):  # Salt's `test=True`, Chef's `--why-run`
         return True
     return part.program == "make" and any(a in ("-n", "--just-print", "--recon") for a in part.args)
 
@@ -338,7 +353,7 @@ def _is_test(part: Simple) -> bool:
         program in ("rscript", "julia", "r") and bool(re.search(r"\btest(?:_\w+)?\(", " ".join(args))),
         any(re.match(r"^-[XMA]:(?:\w+:)?test\w*$", a) for a in args),  # `clojure -X:test`, `clj -M:test`
         _generic_sub(part, vocab.TEST_SUBCOMMANDS),
-        program == "xcodebuild" and "test" in part.words,
+        program == "xcodebuild" and bool({"test", "test-without-building"} & set(part.words)),
     )
     return any(checks)
 
@@ -588,7 +603,8 @@ KINDS: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
 def kind_of(part: Simple) -> str | None:
     if is_read(part) or is_rehearsal(part):
         return None
-    return next((kind for kind, applies in KINDS if applies(part)), None)
+    found = next((kind for kind, applies in KINDS if applies(part)), None)
+    return found or ops.kind(part, task_kind)  # configuration runs, pipelines, mobile, fan-out shells
 
 
 def command_kind(command: str) -> str | None:

@@ -32,7 +32,8 @@ _PERMANENT = re.compile(
     r"until told otherwise|in (?:all )?future (?:sessions|work|changes|commits|prs|runs|deploys)|"
     r"for all future|at all times|without exception|under no circumstances|as a (?:standing )?rule|"
     r"as (?:a matter of )?policy|make it a (?:rule|habit)|get in the habit of|"
-    r"(?:our|the|my|team|house) (?:rule|policy|convention) is|it(?:'s| is) (?:a|our) rule)\b"
+    r"(?:our|the|my|team|house|our team|project|company) "
+    r"(?:rule|policy|convention|style|practice|standard|norm)s? (?:is|are)|it(?:'s| is) (?:a|our) rule)\b"
     r"|\bwhenever (?:you|we)\b"
     r"|\bi (?:want|need|expect|would like|'d like) you to (?:always|never)\b",
     _FLAGS,
@@ -156,6 +157,11 @@ def _house_convention(text: str) -> bool:
 def _belongs(text: str) -> bool:
     """ "Secrets belong in the vault. Don't put them in .env", "Config belongs in config/, never in
     code": where a class of things is kept ("This file belongs in the trash" is one thing)."""
+    clauses = re.split(r"\s*[;.]\s+", text)  # "Keep X out of Y; they belong in Z": a later clause
+    return _belongs_clause(text) or any(_belongs_clause(c) for c in clauses[1:] if c)
+
+
+def _belongs_clause(text: str) -> bool:
     said = _BELONGS.match(_SCOPE.sub("", text, count=1))
     if said is None:
         return False
@@ -166,9 +172,49 @@ def _belongs(text: str) -> bool:
     return named and bool(_PROHIBITION.search(text[said.end() :]))
 
 
+#: "We never run migrations by hand": what the house does, said in the present (not "we never got").
+_HOUSE_HABIT = re.compile(
+    r"^(?:here\s+)?we\s+(?:never|always|only|don['’]t ever|do not ever)\s+"
+    r"(?!(?:got|had|knew|heard|saw|thought|found|did|was|were|made|went|understood|meant)\b)"
+    r"(?!\w+ed\b)\w+",
+    _FLAGS,
+)
+#: "Keep secrets out of the repo": where a class of things must never be.
+_KEEP_OUT = re.compile(r"^keep\s+(?:[\w`'./@#-]+\s+){1,5}?out of\s+\S", _FLAGS)
+#: "Führe immer die Tests aus", "Lance toujours", "Ejecuta siempre", "Esegui sempre": an imperative
+#: verb with its language's "always" or "never" (a copula or a pronoun first states a fact).
+_ADVERB_ORDER = re.compile(
+    r"^(?!(?:ist|es|est|c['’]est|è|é|sind|war|sont|era|fue|das|il|elle|er|sie|ich|je|yo|lo|la|hay|"
+    r"wir|nous|nosotros|noi|casi|fast|presque|quasi|almost|nearly|não|nicht|pas)\s)\w+\s+(?:immer|stets|niemals|nie|toujours|jamais|siempre|nunca|sempre|mai)\b",
+    _FLAGS,
+)
+
+
+#: "always" and "never" in the languages a team writes in: with a polite marker before them
+#: ("Bitte die Tests immer vor dem Push laufen lassen", "Por favor, usa siempre ramas") the
+#: request is a standing one wherever the adverb stands.
+_ALWAYS = re.compile(
+    r"\b(?:always|never|immer|stets|nie|niemals|toujours|jamais|siempre|nunca|sempre|mai)\b", _FLAGS
+)
+
+
+#: "Please, I never said that", "Bitte, es ist immer so": the speaker or a fact, not a request.
+_SPEAKER = re.compile(
+    r"^(?:i|i['’]m|i['’]ve|it|it['’]s|that|this|ich|es|das|je|j['’]ai|c['’]est|yo|eso|io|è)\b", _FLAGS
+)
+
+
+def polite_standing(text: str) -> bool:
+    """True when a request said politely (`please`, `bitte`, `por favor`) carries an "always" or
+    "never" anywhere (the caller has taken the marker off and vetoed one-offs and questions)."""
+    return not _SPEAKER.match(text) and bool(_ALWAYS.search(text))
+
+
 def obligation(text: str) -> bool:
     """True when `text` states a standing obligation (see the module's docstring)."""
     if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
+        return True
+    if _HOUSE_HABIT.match(text) or _KEEP_OUT.match(text) or _ADVERB_ORDER.match(text):
         return True
     if _ONE_OFF_TIME.search(text):
         return False

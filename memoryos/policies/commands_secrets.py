@@ -59,6 +59,8 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"\bisql\b(?:\s+-\w+)*\s+[^-\s]\S*\s+[^-\s]\S*\s+" + _NOT_A_REFERENCE + r"[^-\s]\S*"),
     ),
     ("secret:password_flag", re.compile(r"\bvsql\b.*\s-w\s*" + _NOT_A_REFERENCE + r"(?=[^\s`-])\S+")),
+    # knife's -P is the ssh or WinRM password (`knife ssh`, `knife winrm`, `knife bootstrap`)
+    ("secret:password_flag", re.compile(r"\bknife\b.*\s-P\s*" + _NOT_A_REFERENCE + r"(?=[^\s`-])\S+")),
     # the short flag is the password or token of these publishers (`twine upload -p`, `vsce publish -p`,
     # `nuget push -k`)
     (

@@ -109,14 +109,37 @@ def _nix_inner(program: str, rest: list[str]) -> list[str] | None:
     return None
 
 
+#: Runners that start the program named after their options, with the options that take a value:
+#: xargs runs it on the items it reads, xcrun finds an Xcode tool.
+_ITEM_RUNNERS = {
+    "xargs": frozenset(
+        "-I -n -P -L -d -s -a -E --max-args --max-procs --max-lines --delimiter --replace "
+        "--arg-file --eof --max-chars --process-slot-var".split()
+    ),
+    "xcrun": frozenset({"-sdk", "--sdk", "--toolchain", "-toolchain"}),
+    # GNU parallel: `parallel -j4 pytest {} ::: tests/unit tests/api`
+    "parallel": frozenset(
+        "-j --jobs -a --arg-file --joblog -N -n --max-args --delay --timeout --results --tmpdir -S "
+        "--sshlogin --colsep -d --delimiter -I --memfree --load --retries".split()
+    ),
+}
+
+
+def _positional_inner(program: str, rest: list[str]) -> list[str] | None:
+    """`timeout 60 X`, `... | xargs -n 1 pytest -q`, `xcrun -sdk iphoneos xcodebuild`."""
+    if program in _ITEM_RUNNERS:
+        return rest[_skip_options(rest, _ITEM_RUNNERS[program]) :] or None
+    start = _skip_options(rest, vocab.RUNNER_VALUED) + vocab.POSITIONAL_RUNNERS[program]
+    return rest[start:] or None
+
+
 def _runner_inner(words: list[str]) -> list[str] | None:
     """The command a runner starts: `op run -- X`, `timeout 60 X`, `pipx run X`, `nix develop -c X`."""
     program, rest = base(words[0]), words[1:]
     if program in vocab.DASHDASH_RUNNERS:
         return _after_dashdash(rest)
-    if program in vocab.POSITIONAL_RUNNERS:
-        start = _skip_options(rest, vocab.RUNNER_VALUED) + vocab.POSITIONAL_RUNNERS[program]
-        return rest[start:] or None
+    if program in vocab.POSITIONAL_RUNNERS or program in _ITEM_RUNNERS:
+        return _positional_inner(program, rest)
     if program in ("nix", "nix-shell"):
         return _nix_inner(program, rest)
     skip = vocab.SUB_RUNNERS.get((program, rest[0].lower() if rest else ""))
