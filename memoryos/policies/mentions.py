@@ -219,3 +219,22 @@ def statements(parts: Sequence[str], states_subject: Callable[[str], bool]) -> l
                 continue
         index += 1
     return out
+
+
+#: Abbreviations that end in a full stop but not a sentence when a name follows ("St. Brendan's",
+#: "Dr. Okafor", "Mt. Rainier"): the sentence splitter cuts after them, and a cut name loses its value.
+ABBREVIATIONS = frozenset("st dr mr mrs ms mt ft jr sr prof rev gen capt sgt ave rd no".split())
+_ABBREVIATED = re.compile(r"(?:^|\s)(?P<a>[A-Za-z]+)\.$")
+
+
+def rejoin_abbreviations(parts: Sequence[str]) -> list[str]:
+    """Sentences rejoined where the cut came after an abbreviation and before a capital."""
+    out: list[str] = []
+    for part in parts:
+        ended = _ABBREVIATED.search(out[-1]) if out else None
+        if ended and ended.group("a").lower() in ABBREVIATIONS and part[:1].isupper():
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out
+

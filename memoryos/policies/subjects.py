@@ -286,6 +286,56 @@ def _profile_value(subject: str, match: re.Match[str], sentence: str) -> str | N
     return DIET_SAID.get(value.lower(), value) if subject == "diet" else value
 
 
+# "I'm allergic to penicillin", "I have a latex allergy": each allergen is a fact of its own (a second
+# allergy adds to the first, it does not replace it), keyed `fact:allergy-<allergen>`. "I'm not
+# allergic to X" does not match; "the form says I'm allergic to X" is hearsay.
+_ALLERGY = re.compile(
+    r"\b(?i:i(?:'m| am) (?:also |severely |very |deathly |mildly )?allergic to (?P<v>[a-z][\w-]*)|"
+    r"i (?:also )?have (?:a |an )?(?:severe |mild )?(?P<v2>[a-z][\w-]*) allergy)"
+)
+#: Events of the user's that have a date: "my CPN exam is on March 14", "the exam got moved to
+#: April 22", "exam is still April 22", keyed `fact:<event>-date`, the value the date.
+DATED_EVENTS = (
+    "exam interview appointment surgery operation wedding flight defense defence recital marathon "
+    "race hearing audition graduation"
+).split()
+_EVENT = re.compile(r"\b(?i:(?P<e>" + "|".join(DATED_EVENTS) + r"))\b")
+# Someone else's event: "her exam", "Amara's recital", "my sister's wedding".
+_OTHERS = re.compile(r"\b(?i:his|her|their|your|[\w-]+'s|[\w-]+s')\s+(?:[\w-]+\s+){0,2}$")
+#: A work pattern: "back on night shift", "8 to 4:30 day shift". A count of shifts ("covering three
+#: day shifts") is a stretch of work, not the pattern, and covering for someone is temporary.
+_SHIFT = re.compile(
+    r"\b(?P<v>(?i:night|day|evening|swing|graveyard|early|late|morning|afternoon|overnight|rotating))"
+    r" (?i:shift)(?!s)\b"
+)
+_COVER = re.compile(r"\b(?i:cover(?:s|ed|ing)?|fill(?:ing|ed)? in|swap(?:ped|ping)?|extra|instead of)\b")
+
+
+def _allergies(sentence: str) -> list[tuple[str, str]]:
+    found = []
+    for match in _ALLERGY.finditer(sentence):
+        value = match.group("v") or match.group("v2")
+        if not _HEARSAY.search(sentence[: match.start()]):
+            found.append((f"fact:allergy-{slug(value)}", value.lower()))
+    return found
+
+
+def _event_date(sentence: str) -> tuple[str, str] | None:
+    event, date = _EVENT.search(sentence), DATE.search(sentence)
+    if event is None or date is None or _HEARSAY.search(sentence[: event.start()]):
+        return None
+    if _OTHERS.search(sentence[: event.start()]):
+        return None
+    return f"fact:{event.group('e').lower()}-date", normal_date(date.group(0))
+
+
+def _shift(sentence: str) -> tuple[str, str] | None:
+    match = _SHIFT.search(sentence)
+    if match is None or _HEARSAY.search(sentence[: match.start()]) or _COVER.search(sentence[: match.start()]):
+        return None
+    return "fact:shift", f"{match.group('v').lower()} shift"
+
+
 def profile_facts(sentence: str) -> list[tuple[str, str]]:
     """Every (`fact:<subject>`, value) a sentence states, one per subject, in the order of the
     module docstring. One sentence may state several ("I'm an engineer at Acme, based in Boston")."""
@@ -296,11 +346,13 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
             if value is not None:
                 found.setdefault(f"fact:{subject}", value)
                 break
-    dated = milestone(sentence)
-    if dated is not None:
-        found.setdefault(*dated)
-    for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS, _MY_NAMED):
+    for dated in (milestone(sentence), _event_date(sentence), _shift(sentence), *_allergies(sentence)):
+        if dated is not None:
+            found.setdefault(*dated)
+    for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS):
         said = shape.search(sentence)
         if said is not None:
             found.setdefault(subject_key(said.group("s")), said.group("v"))
+    for said in _MY_NAMED.finditer(sentence):  # "my husband Tom and our daughter Amara": both
+        found.setdefault(subject_key(said.group("s")), said.group("v"))
     return list(found.items())
