@@ -18,7 +18,7 @@ facts hold. These are the rules, deterministic and table-light:
    alone ("SF" is "San Francisco"; the "BI" of "Power BI" is not "Bellwether Insurance").
 3. **A retirement** (`retired`): a change cue that names a value as the one given up. Forward cues
    take the value within RETIRE_WINDOW characters after them ("goodbye X", "no longer (using) X",
-   "stopped using X", "switched from X", "replaced X with", "ditched X", "gave up X", "bought a
+   "stopped using X", "switched from X", "replaced X with", "ditched X", "traded in X", "swapped X", "gave up X", "bought a
    new X": a new one of a named thing replaces the old one); backward cues
    take it within RETIRE_WINDOW characters before them ("X is (basically) retired", "X has been
    handed down", "X was replaced", "X is gone"). "moved/switched/changed X to ..." retires the
@@ -52,6 +52,7 @@ _FORWARD = re.compile(
     r"\b(?i:goodbye(?: to)?|bye bye|farewell to|no longer (?:use|using|have|drive|with|at)?|"
     r"stopped using|switched (?:away )?from|moved (?:away )?from|replaced(?: my| the| our)?|"
     r"ditched(?: my| the)?|(?:bought|got) (?:a|an|myself a|us a) new|"
+    r"traded (?:in )?(?:my |the |our )?|swapped (?:out )?(?:my |the |our )?|"
     r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?)\b"
 )
 _BACKWARD = re.compile(

@@ -311,6 +311,45 @@ _SHIFT = re.compile(
 _COVER = re.compile(r"\b(?i:cover(?:s|ed|ing)?|fill(?:ing|ed)? in|swap(?:ped|ping)?|extra|instead of)\b")
 
 
+#: Car makes: "my old Honda Civic" is the car, its model the value (the model is what a later turn
+#: says: "the Civic", "the RAV4").
+CAR_MAKES = (
+    "Honda Toyota Ford Subaru Nissan Mazda Hyundai Kia Volkswagen VW Chevy Chevrolet Tesla BMW Audi "
+    "Mercedes Volvo Jeep Dodge Ram GMC Buick Lexus Acura Mini Fiat Peugeot Renault Skoda Seat Opel "
+    "Vauxhall Citroen Mitsubishi Suzuki Porsche Rivian Polestar"
+).split()
+_CAR = re.compile(
+    r"\b(?i:(?:my|our) (?:old |new |trusty |little |beloved |first |used )*|i (?:now |still )?drive an? )"
+    r"(?:(?i:car|truck|van|suv),? (?i:an? |the )?)?(?:" + "|".join(CAR_MAKES) + r") (?P<v>[A-Z0-9][\w-]*)"
+)
+#: What the user usually drinks: "I grab an oat milk latte on the way in every shift", "I switched
+#: from lattes to green tea"; the value the drink and up to two words before it.
+DRINKS = (
+    "coffee latte lattes cappuccino espresso americano macchiato mocha flat white cold brew tea chai "
+    "matcha kombucha smoothie juice soda"
+).split()
+_DRINK = r"(?P<v>(?:[a-z-]+ ){0,2}?(?:" + "|".join(DRINKS) + r"))\b"
+_HABIT_DRINK = re.compile(
+    r"\b(?i:i (?:usually |always |still |now |normally )?(?:grab|get|have|drink|order|make|buy)) "
+    r"(?:an? |my )?" + _DRINK + r"(?= (?:on (?:the|my) way|every|each|in the morning|before|first thing))"
+)
+_SWITCHED_DRINK = re.compile(r"\b(?i:switched|moved|changed) (?:from [\w -]{1,30}? )?to " + _DRINK)
+
+
+def _car(sentence: str) -> tuple[str, str] | None:
+    match = _CAR.search(sentence)
+    if match is None or _HEARSAY.search(sentence[: match.start()]):
+        return None
+    return "fact:car", match.group("v")
+
+
+def _drink(sentence: str) -> tuple[str, str] | None:
+    match = _HABIT_DRINK.search(sentence) or _SWITCHED_DRINK.search(sentence)
+    if match is None or _HEARSAY.search(sentence[: match.start()]):
+        return None
+    return "fact:drink", match.group("v").lower()
+
+
 def _allergies(sentence: str) -> list[tuple[str, str]]:
     found = []
     for match in _ALLERGY.finditer(sentence):
@@ -346,7 +385,8 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
             if value is not None:
                 found.setdefault(f"fact:{subject}", value)
                 break
-    for dated in (milestone(sentence), _event_date(sentence), _shift(sentence), *_allergies(sentence)):
+    typed = (milestone(sentence), _event_date(sentence), _shift(sentence), _car(sentence), _drink(sentence))
+    for dated in (*typed, *_allergies(sentence)):
         if dated is not None:
             found.setdefault(*dated)
     for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS):
