@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from memoryos.policies.capture import slug
+from memoryos.policies.text import STOPWORDS
 
 _NAME = r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}"
 
@@ -67,6 +68,10 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
             r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
+            # a move said by its steps: closing on a house in X, unpacking in X, our new house in X
+            r"(?:closed|closing) on (?:the|a|our) (?:new )?(?:house|home|place|condo|flat|apartment) in|"
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:still |finally )?unpacking (?:boxes |everything |the boxes )?in|"
+            r"(?:my|our) new (?:house|home|place|condo|flat|apartment) in|"
             r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")" + _NOT_A_HOME,
         ),
         (
@@ -181,7 +186,7 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w-]+\b")
 
 def _project(sentence: str, at: int) -> str | None:
     """The capitalised name nearest the milestone word at `at`: the project the date is about."""
-    names = [m for m in _CAPITALISED.finditer(sentence) if m.group(0).lower() not in _NOT_A_PROJECT]
+    names = [m for m in _CAPITALISED.finditer(sentence) if m.group(0).lower() not in _NOT_A_PROJECT | STOPWORDS]
     if not names:
         return None
     return min(names, key=lambda m: (abs(m.start() - at), m.start())).group(0)
@@ -336,6 +341,47 @@ _HABIT_DRINK = re.compile(
 _SWITCHED_DRINK = re.compile(r"\b(?i:switched|moved|changed) (?:from [\w -]{1,30}? )?to " + _DRINK)
 
 
+LANGUAGES = (
+    "Spanish French German Italian Portuguese Japanese Mandarin Cantonese Chinese Korean Arabic Russian "
+    "Hindi Dutch Greek Turkish Polish Swedish Norwegian Danish Finnish Hebrew Vietnamese Thai Swahili "
+    "Irish Welsh Latin Ukrainian Czech Tagalog Indonesian"
+).split()
+#: The language the user is learning: "I've been doing Portuguese on Duolingo", "I'm learning Thai".
+_LEARNING = re.compile(
+    r"\b(?i:i(?:'ve| have) been|i(?:'m| am)(?: still| now)?|i (?:still |now )?)\s*"
+    r"(?i:learning|studying|doing|practi[sc]ing|taking) (?P<v>" + "|".join(LANGUAGES) + r")\b"
+    r"(?! (?i:food|wine|music|films?|movies?|tv|shows?|recipes?|cooking))"
+)
+#: "Biscuit needs his shots, he's our beagle": a name, then the pet it is (a breed says which).
+PET_KINDS = {
+    **dict.fromkeys(
+        "dog beagle labrador lab retriever poodle terrier spaniel collie corgi dachshund husky "
+        "shepherd pug bulldog boxer greyhound whippet schnauzer doodle labradoodle mutt".split(),
+        "dog",
+    ),
+    **dict.fromkeys("cat tabby siamese persian kitty".split(), "cat"),
+}
+_PET_IS = re.compile(r"\b(?i:he|she|it)(?:'s| is) (?i:our|my) (?:[a-z]+ )?(?P<s>" + "|".join(PET_KINDS) + r")\b")
+_NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+def _learning(sentence: str) -> tuple[str, str] | None:
+    match = _LEARNING.search(sentence)
+    if match is None or _HEARSAY.search(sentence[: match.start()]):
+        return None
+    return "fact:learning-language", match.group("v")
+
+
+def _pet(sentence: str) -> tuple[str, str] | None:
+    match = _PET_IS.search(sentence)
+    if match is None:
+        return None
+    # the name nearest before "he's our beagle" ("Before I forget, Biscuit needs ..." names Biscuit)
+    before = sentence[max(0, match.start() - 80) : match.start()]
+    names = [m.group(0) for m in _NAME_WORD.finditer(before) if m.group(0).lower() not in _NOT_A_PROJECT | STOPWORDS]
+    return (f"fact:{PET_KINDS[match.group('s').lower()]}", names[-1]) if names else None
+
+
 def _car(sentence: str) -> tuple[str, str] | None:
     match = _CAR.search(sentence)
     if match is None or _HEARSAY.search(sentence[: match.start()]):
@@ -386,6 +432,7 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
                 found.setdefault(f"fact:{subject}", value)
                 break
     typed = (milestone(sentence), _event_date(sentence), _shift(sentence), _car(sentence), _drink(sentence))
+    typed = (*typed, _learning(sentence), _pet(sentence))
     for dated in (*typed, *_allergies(sentence)):
         if dated is not None:
             found.setdefault(*dated)
