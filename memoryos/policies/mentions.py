@@ -18,8 +18,8 @@ facts hold. These are the rules, deterministic and table-light:
    alone ("SF" is "San Francisco"; the "BI" of "Power BI" is not "Bellwether Insurance").
 3. **A retirement** (`retired`): a change cue that names a value as the one given up. Forward cues
    take the value within RETIRE_WINDOW characters after them ("goodbye X", "no longer (using) X",
-   "stopped using X", "switched from X", "replaced X with", "ditched X", "traded in X", "swapped X", "gave up X", "bought a
-   new X": a new one of a named thing replaces the old one); backward cues
+   "stopped using X", "switched from X", "replaced X with", "ditched X", "traded in X", "swapped
+   X", "gave up X", "bought a new X": a new one of a named thing replaces the old one); backward cues
    take it within RETIRE_WINDOW characters before them ("X is (basically) retired", "X has been
    handed down", "X was replaced", "X is gone"). "moved/switched/changed X to ..." retires the
    record that holds the word X ("I moved climbing to Mondays").
@@ -238,4 +238,3 @@ def rejoin_abbreviations(parts: Sequence[str]) -> list[str]:
         else:
             out.append(part)
     return out
-

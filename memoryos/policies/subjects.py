@@ -70,7 +70,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
             # a move said by its steps: closing on a house in X, unpacking in X, our new house in X
             r"(?:closed|closing) on (?:the|a|our) (?:new )?(?:house|home|place|condo|flat|apartment) in|"
-            r"(?:i(?:'m| am)|we(?:'re| are)) (?:still |finally )?unpacking (?:boxes |everything |the boxes )?in|"
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:still |finally )?unpacking "
+            r"(?:boxes |everything |the boxes )?in|"
             r"(?:my|our) new (?:house|home|place|condo|flat|apartment) in|"
             r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")" + _NOT_A_HOME,
         ),
@@ -186,7 +187,7 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w-]+\b")
 
 def _project(sentence: str, at: int) -> str | None:
     """The capitalised name nearest the milestone word at `at`: the project the date is about."""
-    names = [m for m in _CAPITALISED.finditer(sentence) if m.group(0).lower() not in _NOT_A_PROJECT | STOPWORDS]
+    names = [m for m in _CAPITALISED.finditer(sentence) if m.group(0).lower() not in _NOT_A_PROJECT]
     if not names:
         return None
     return min(names, key=lambda m: (abs(m.start() - at), m.start())).group(0)
@@ -361,7 +362,10 @@ PET_KINDS = {
     ),
     **dict.fromkeys("cat tabby siamese persian kitty".split(), "cat"),
 }
-_PET_IS = re.compile(r"\b(?i:he|she|it)(?:'s| is) (?i:our|my) (?:[a-z]+ )?(?P<s>" + "|".join(PET_KINDS) + r")\b")
+_PET_IS = re.compile(
+    r"\b(?i:he|she|it)(?:'s| is) (?i:our|my) (?:[a-z]+ )?(?P<s>" + "|".join(PET_KINDS) + r")\b"
+)
+_NOT_A_PET_NAME = _NOT_A_PROJECT | STOPWORDS
 _NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
 
 
@@ -378,7 +382,7 @@ def _pet(sentence: str) -> tuple[str, str] | None:
         return None
     # the name nearest before "he's our beagle" ("Before I forget, Biscuit needs ..." names Biscuit)
     before = sentence[max(0, match.start() - 80) : match.start()]
-    names = [m.group(0) for m in _NAME_WORD.finditer(before) if m.group(0).lower() not in _NOT_A_PROJECT | STOPWORDS]
+    names = [m.group(0) for m in _NAME_WORD.finditer(before) if m.group(0).lower() not in _NOT_A_PET_NAME]
     return (f"fact:{PET_KINDS[match.group('s').lower()]}", names[-1]) if names else None
 
 
@@ -416,7 +420,8 @@ def _event_date(sentence: str) -> tuple[str, str] | None:
 
 def _shift(sentence: str) -> tuple[str, str] | None:
     match = _SHIFT.search(sentence)
-    if match is None or _HEARSAY.search(sentence[: match.start()]) or _COVER.search(sentence[: match.start()]):
+    before = "" if match is None else sentence[: match.start()]
+    if match is None or _HEARSAY.search(before) or _COVER.search(before):
         return None
     return "fact:shift", f"{match.group('v').lower()} shift"
 
@@ -431,11 +436,12 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
             if value is not None:
                 found.setdefault(f"fact:{subject}", value)
                 break
-    typed = (milestone(sentence), _event_date(sentence), _shift(sentence), _car(sentence), _drink(sentence))
-    typed = (*typed, _learning(sentence), _pet(sentence))
-    for dated in (*typed, *_allergies(sentence)):
-        if dated is not None:
-            found.setdefault(*dated)
+    for read in (milestone, _event_date, _shift, _car, _drink, _learning, _pet):
+        typed = read(sentence)
+        if typed is not None:
+            found.setdefault(*typed)
+    for allergy in _allergies(sentence):
+        found.setdefault(*allergy)
     for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS):
         said = shape.search(sentence)
         if said is not None:
