@@ -5,13 +5,19 @@ held-out corpora's."""
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+
 import pytest
 
+import memoryos
 from memoryos.extraction.handlers import semantic_value, statements_of
 from memoryos.extraction.reconcile import Known, decide
 from memoryos.policies import mentions
 from memoryos.policies.distill import PageView
 from memoryos.policies.subjects import profile_facts
+from memoryos.testing import FakeClock, FakeLLMServer
+from tests.memoryos.store_contract import sqlite_of
 from tests.memoryos.test_extraction_phrasings import WHOLE, converse
 
 
@@ -87,7 +93,7 @@ def test_a_sentence_cut_after_an_abbreviation_is_rejoined() -> None:
     assert statements_of(page)[0] == "I work at St. Vincent's now."
 
 
-def test_a_shift_change_and_a_trade_are_updates_with_history(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_shift_change_and_a_trade_are_updates_with_history(tmp_path: Path) -> None:
     sessions = [
         ["I'm on night shift at the warehouse.", "I do school runs in my old Toyota Corolla."],
         ["Back on night shift again, ugh.", "The Corolla made a weird noise today."],
@@ -100,3 +106,24 @@ def test_a_shift_change_and_a_trade_are_updates_with_history(tmp_path) -> None: 
         car = mem.history(WHOLE, "fact:car")
         assert [r.status for r in car] == ["superseded", "active"]
         assert car[0].reinforced == 1 and "Prius" in car[-1].body
+
+
+def test_the_assistants_words_alone_make_no_record_about_the_user(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FakeClock(dt.datetime(2026, 1, 5, 9, tzinfo=dt.UTC))
+    with FakeLLMServer("normal") as server:  # it echoes the pages it is shown, the assistant's too
+        monkeypatch.setenv("MEMORYOS_LLM_URL", server.url)
+        monkeypatch.setenv("MEMORYOS_LLM_MODEL", "fake")
+        with memoryos.open(tmp_path / "a.db", clock=clock, heat_threshold=1.0) as mem:
+            scope = memoryos.Scope(user="u", assistant="a", session="s1")
+            mem.remember(scope, "I work at Globex Corporation.", role="user")
+            mem.remember(scope, "Congratulations on the new job at Initech! Enjoy Zurich.", role="assistant")
+            mem.end_session(scope)
+            mem.maintain()
+            bodies = [
+                body
+                for (body,) in sqlite_of(mem)._live().execute("SELECT body FROM units WHERE tier = 'lpm'")
+            ]
+    assert any("Globex" in body for body in bodies)
+    assert not any("Initech" in body for body in bodies), bodies
