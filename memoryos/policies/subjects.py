@@ -369,6 +369,46 @@ _NOT_A_PET_NAME = _NOT_A_PROJECT | STOPWORDS
 _NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
 
 
+#: How the user wants answers laid out: "keep answers as bullet points", "make the notes bulleted".
+#: Only a layout is a value: "keep it short" is one request, not a standing preference.
+_REPLY_FORMAT = re.compile(
+    r"\b(?i:(?:keep|give|make|write|format|send)(?: me)? (?:your |the |my |all )?(?:[a-z-]+ )?"
+    r"(?:answers?|replies|responses|notes|summaries|messages|emails)(?: as| in)?) "
+    r"(?P<v>(?i:bullet points|bullet lists?|bulleted|bullets|numbered lists?|tables|plain text|markdown))\b"
+)
+_WEEKDAY = r"(?i:mon|tues|wednes|thurs|fri|satur|sun)(?i:day)s?"
+_DAYS = rf"{_WEEKDAY}(?:(?:,| and|,? or) {_WEEKDAY})*"
+#: A weekly activity's days: "Tuesday and Thursday evenings are climbing", "I've moved climbing to
+#: Mondays and Wednesdays", "Monday and Wednesday evenings ... those are my climbing nights".
+_SCHEDULE = (
+    re.compile(
+        rf"\b(?P<d>{_DAYS})(?: (?i:evenings|mornings|nights|afternoons|lunchtimes))? (?i:are|is) "
+        r"(?:(?i:my|for|when i go) )?(?P<a>[a-z]+ing)\b"
+    ),
+    re.compile(
+        rf"\b(?i:moved|switched|changed|shifted) (?:my )?(?P<a>[a-z]+ing) (?i:to|over to) (?P<d>{_DAYS})"
+    ),
+    re.compile(
+        rf"\b(?P<d>{_DAYS})\b[^.;!?]{{0,60}}\b(?i:those are|that's|they're) (?i:my) (?P<a>[a-z]+ing) "
+        r"(?i:nights|days|evenings|mornings|sessions)\b"
+    ),
+)
+
+
+def _reply_format(sentence: str) -> tuple[str, str] | None:
+    match = _REPLY_FORMAT.search(sentence)
+    return None if match is None else ("fact:reply-format", match.group("v").lower())
+
+
+def _schedule(sentence: str) -> tuple[str, str] | None:
+    for shape in _SCHEDULE:
+        match = shape.search(sentence)
+        if match is not None and not _HEARSAY.search(sentence[: match.start()]):
+            days = " and ".join(d.lower().rstrip("s") for d in re.findall(_WEEKDAY, match.group("d")))
+            return f"fact:{slug(match.group('a'))}-schedule", days
+    return None
+
+
 def _learning(sentence: str) -> tuple[str, str] | None:
     match = _LEARNING.search(sentence)
     if match is None or _HEARSAY.search(sentence[: match.start()]):
@@ -436,7 +476,7 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
             if value is not None:
                 found.setdefault(f"fact:{subject}", value)
                 break
-    for read in (milestone, _event_date, _shift, _car, _drink, _learning, _pet):
+    for read in (milestone, _event_date, _shift, _car, _drink, _learning, _pet, _reply_format, _schedule):
         typed = read(sentence)
         if typed is not None:
             found.setdefault(*typed)

@@ -38,6 +38,10 @@ from tests.memoryos.test_extraction_phrasings import WHOLE, converse
         ("I'm learning Korean for our trip.", ("fact:learning-language", "Korean")),
         ("Pickles keeps chewing cables, she's our tabby.", ("fact:cat", "Pickles")),
         ("After work, Rufus gets a walk, he's my old labrador.", ("fact:dog", "Rufus")),
+        ("Please give me replies as numbered lists.", ("fact:reply-format", "numbered lists")),
+        ("Could you write the summaries in bullet points?", ("fact:reply-format", "bullet points")),
+        ("Wednesday and Friday mornings are swimming.", ("fact:swimming-schedule", "wednesday and friday")),
+        ("I've shifted running to Saturdays.", ("fact:running-schedule", "saturday")),
     ],
 )
 def test_a_kind_of_subject_is_read_with_its_value(sentence: str, fact: tuple[str, str]) -> None:
@@ -54,12 +58,13 @@ def test_a_kind_of_subject_is_read_with_its_value(sentence: str, fact: tuple[str
         "I picked up extra day shift hours.",
         "My brother thinks I should get a Honda Accord.",
         "I love Thai food and Italian wine.",
+        "Keep it short, I'm in a hurry.",
     ],
 )
 def test_what_is_not_the_users_fact_is_not_read(sentence: str) -> None:
     keys = [key for key, _ in profile_facts(sentence)]
     assert not any(k.startswith(("fact:allergy", "fact:exam", "fact:shift", "fact:car")) for k in keys), keys
-    assert "fact:learning-language" not in keys
+    assert "fact:learning-language" not in keys and "fact:reply-format" not in keys
 
 
 def test_every_named_relation_of_a_sentence_is_a_fact() -> None:
