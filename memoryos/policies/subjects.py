@@ -395,6 +395,20 @@ _SCHEDULE = (
 )
 
 
+#: A group activity the user belongs to: "my Saturday running club", "our weekly climbing group".
+_CLUB = re.compile(
+    r"\b(?i:my|our) (?:(?i:weekly|local|usual|regular|old|new|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|morning|evening|lunchtime) )*(?P<v>(?P<a>[a-z]+ing) (?:club|class|group|league|crew))\b"
+)
+
+
+def _club(sentence: str) -> tuple[str, str] | None:
+    match = _CLUB.search(sentence)
+    if match is None or _HEARSAY.search(sentence[: match.start()]):
+        return None
+    return f"fact:{slug(match.group('a'))}-group", match.group("v").lower()
+
+
 def _reply_format(sentence: str) -> tuple[str, str] | None:
     match = _REPLY_FORMAT.search(sentence)
     return None if match is None else ("fact:reply-format", match.group("v").lower())
@@ -466,6 +480,21 @@ def _shift(sentence: str) -> tuple[str, str] | None:
     return "fact:shift", f"{match.group('v').lower()} shift"
 
 
+#: The subjects read by a function of their own (after PROFILE_SUBJECTS, before the generic shapes).
+TYPED_READERS = (
+    milestone,
+    _event_date,
+    _shift,
+    _car,
+    _drink,
+    _learning,
+    _pet,
+    _reply_format,
+    _schedule,
+    _club,
+)
+
+
 def profile_facts(sentence: str) -> list[tuple[str, str]]:
     """Every (`fact:<subject>`, value) a sentence states, one per subject, in the order of the
     module docstring. One sentence may state several ("I'm an engineer at Acme, based in Boston")."""
@@ -476,7 +505,18 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
             if value is not None:
                 found.setdefault(f"fact:{subject}", value)
                 break
-    for read in (milestone, _event_date, _shift, _car, _drink, _learning, _pet, _reply_format, _schedule):
+    for read in (
+        milestone,
+        _event_date,
+        _shift,
+        _car,
+        _drink,
+        _learning,
+        _pet,
+        _reply_format,
+        _schedule,
+        _club,
+    ):
         typed = read(sentence)
         if typed is not None:
             found.setdefault(*typed)

@@ -42,6 +42,10 @@ from tests.memoryos.test_extraction_phrasings import WHOLE, converse
         ("Could you write the summaries in bullet points?", ("fact:reply-format", "bullet points")),
         ("Wednesday and Friday mornings are swimming.", ("fact:swimming-schedule", "wednesday and friday")),
         ("I've shifted running to Saturdays.", ("fact:running-schedule", "saturday")),
+        (
+            "Skipped my Thursday knitting circle, but my cycling club rides Sunday.",
+            ("fact:cycling-group", "cycling club"),
+        ),
     ],
 )
 def test_a_kind_of_subject_is_read_with_its_value(sentence: str, fact: tuple[str, str]) -> None:
