@@ -6,13 +6,18 @@ whichever path read it ("my favourite editor" and "my favorite editor" are both
 `fact:favorite-editor`). This module imports only other pure policies, which is what lets both
 paths use it without an import cycle.
 
-A subject is found three ways, in this order (the first reading of a subject wins):
+A subject is found four ways, in this order (the first reading of a subject wins):
 
 1. **PROFILE_SUBJECTS**: phrasings of common profile subjects that do not say "my X is"
    ("I live in X", "we moved to X", "I accepted the offer from X", "I don't eat meat");
-2. **MILESTONE**: a named project's date ("we have to launch Project Atlas by March 14", "Atlas is
-   on track for the 28th"), keyed `fact:<project>-deadline`, its value the date;
-3. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", "my dog Biscuit".
+2. **MILESTONE** (the first typed reader): a named project's date ("we have to launch Project
+   Atlas by March 14", "Atlas is on track for the 28th"), keyed `fact:<project>-deadline`, its value the date;
+3. **TYPED_READERS**: subjects of a kind, each by a reader of its own: a dated event ("my exam got
+   moved to April 22", `fact:exam-date`), a work shift, each allergen (`fact:allergy-<allergen>`:
+   a second allergy adds, it does not replace), a car by its model, the usual drink, the language
+   being learned, a pet named by its kind or breed, the reply layout, a weekly activity's days, a
+   group activity ("my running club");
+4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", every "my dog Biscuit".
 
 A subject phrase becomes a key through `normal_subject`: spelling (SUBJECT_WORDS), modifiers dropped
 (SUBJECT_MODIFIERS: "my *current* employer"), then synonyms (SUBJECT_ALIASES). What is NOT a lasting
@@ -301,10 +306,9 @@ _ALLERGY = re.compile(
 )
 #: Events of the user's that have a date: "my CPN exam is on March 14", "the exam got moved to
 #: April 22", "exam is still April 22", keyed `fact:<event>-date`, the value the date.
-DATED_EVENTS = (
-    "exam interview appointment surgery operation wedding flight defense defence recital marathon "
-    "race hearing audition graduation"
-).split()
+#: Only events one has one of at a time: appointments, flights or races recur, and a second one
+#: is not a change of the first.
+DATED_EVENTS = "exam interview surgery operation wedding defense defence graduation".split()
 _EVENT = re.compile(r"\b(?i:(?P<e>" + "|".join(DATED_EVENTS) + r"))\b")
 # Someone else's event: "her exam", "Amara's recital", "my sister's wedding".
 _OTHERS = re.compile(r"\b(?i:his|her|their|your|[\w-]+'s|[\w-]+s')\s+(?:[\w-]+\s+){0,2}$")
