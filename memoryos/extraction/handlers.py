@@ -166,7 +166,7 @@ class SentenceHandler:
 def statements_of(page: PageView) -> list[str]:
     """A page's sentences; in a user's turn, a retirement read with the sentence beside it
     (memoryos.policies.mentions, rule 5: "goodbye Tableau. Everything goes into Power BI.")."""
-    parts = [" ".join(s.split()) for s in sentences(page.text)]
+    parts = mentions.rejoin_abbreviations([" ".join(s.split()) for s in sentences(page.text)])
     if page.role != "user":
         return parts
     return mentions.statements(parts, lambda sentence: bool(profile_facts(sentence)))

@@ -56,11 +56,13 @@ from memoryos.policies.text import STOPWORDS, tokens
 from memoryos.retrieval.terms import stem
 
 SIMILAR = 0.6
-#: Words that mark a restatement or a change, not what is stated: "now OAK" restates "OAK".
+#: Words that mark a restatement or a change, not what is stated: "now OAK" restates "OAK". "day"
+#: is not one: it is a value in "day shift" (not "night shift"), and "vegan these days" still holds
+#: "vegan" by containment.
 FILLER = frozenset(
     "now still again actually currently really anymore since meanwhile already new changed change "
     "moved switched updated became become usually mostly always almost normally typically generally "
-    "reminder recently finally just these days day week weeks month months year years ago last today "
+    "reminder recently finally just these days week weeks month months year years ago last today "
     "yesterday lately anyway too also".split()
 )
 NEGATION = frozenset("not no never don't doesn't isn't aren't wasn't longer".split())

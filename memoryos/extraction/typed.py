@@ -93,13 +93,20 @@ class ModelHandler:
             log.warning("llm_degraded", component="extractor", kind=self.kind, code=exc.code)
             return [replace(d, degraded=True) for d in self.fallback.extract(pages)]
         kept = [e for e in found if not nostore.scan(e.body, self.no_store_families)]
+        sourced = [(e, provenance(e.body, pages)) for e in kept]
         return [
-            Distilled(
-                e.list_name, e.body, *provenance(e.body, pages), kind=self.kind, subject=subject, keyed=True
-            )
-            for e in kept
+            Distilled(e.list_name, e.body, *source, kind=self.kind, subject=subject, keyed=True)
+            for e, source in sourced
+            if not assistant_only(source[0], pages) or self.assistant_may_say(e.body)
             for subject in self.subjects(e.body)
         ]
+
+    def assistant_may_say(self, body: str) -> bool:
+        """Whether a record from the assistant's turns alone is kept: never a fact or an event
+        about the user; a procedure or a category only when it reads as one (the extractive rule of
+        the kind), not an echo of the assistant's chat ("Congratulations on the new home!")."""
+        applies = getattr(self.fallback, "applies", None)
+        return self.kind not in ABOUT_THE_USER and applies is not None and bool(applies(body))
 
     def subjects(self, body: str) -> list[str | None]:
         """Each subject a record states, one item each (as the extractive semantic handler does)."""
@@ -116,6 +123,20 @@ def provenance(body: str, pages: Sequence[PageView]) -> tuple[tuple[str, ...], t
     said = _said(body)
     quoting = [p for p in pages if said and said in _said(p.text)] or list(pages)
     return tuple(p.ref for p in quoting), tuple(dict.fromkeys(s for p in quoting for s in p.source_ids))
+
+
+#: Kinds that are about the user (a fact, an event of theirs): never made from the assistant's words
+#: alone. A procedure or a category the assistant gave is still worth keeping.
+ABOUT_THE_USER = frozenset({"semantic", "episodic"})
+
+
+def assistant_only(refs: Sequence[str], pages: Sequence[PageView]) -> bool:
+    """A record quoted from the assistant's turns alone: the assistant's echo ("Congratulations on
+    the new job at X!") or its own advice is no fact about the user; what the user said is read
+    from the user's turn, and a user's fact is never made on the assistant's word alone."""
+    roles = {p.ref: p.role for p in pages}
+    quoted = [roles[r] for r in refs if r in roles]
+    return bool(quoted) and all(role == "assistant" for role in quoted)
 
 
 class TypedExtractor:

@@ -18,8 +18,8 @@ facts hold. These are the rules, deterministic and table-light:
    alone ("SF" is "San Francisco"; the "BI" of "Power BI" is not "Bellwether Insurance").
 3. **A retirement** (`retired`): a change cue that names a value as the one given up. Forward cues
    take the value within RETIRE_WINDOW characters after them ("goodbye X", "no longer (using) X",
-   "stopped using X", "switched from X", "replaced X with", "ditched X", "gave up X", "bought a
-   new X": a new one of a named thing replaces the old one); backward cues
+   "stopped using X", "switched from X", "replaced X with", "ditched X", "traded in X", "swapped
+   X", "gave up X", "bought a new X": a new one of a named thing replaces the old one); backward cues
    take it within RETIRE_WINDOW characters before them ("X is (basically) retired", "X has been
    handed down", "X was replaced", "X is gone"). "moved/switched/changed X to ..." retires the
    record that holds the word X ("I moved climbing to Mondays").
@@ -52,6 +52,7 @@ _FORWARD = re.compile(
     r"\b(?i:goodbye(?: to)?|bye bye|farewell to|no longer (?:use|using|have|drive|with|at)?|"
     r"stopped using|switched (?:away )?from|moved (?:away )?from|replaced(?: my| the| our)?|"
     r"ditched(?: my| the)?|(?:bought|got) (?:a|an|myself a|us a) new|"
+    r"traded (?:in )?(?:my |the |our )?|swapped (?:out )?(?:my |the |our )?|"
     r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?)\b"
 )
 _BACKWARD = re.compile(
@@ -218,4 +219,22 @@ def statements(parts: Sequence[str], states_subject: Callable[[str], bool]) -> l
                 index = low + 1
                 continue
         index += 1
+    return out
+
+
+#: Abbreviations that end in a full stop but not a sentence when a name follows ("St. Brendan's",
+#: "Dr. Okafor", "Mt. Rainier"): the sentence splitter cuts after them, and a cut name loses its value.
+ABBREVIATIONS = frozenset("st dr mr mrs ms mt ft jr sr prof rev gen capt sgt ave rd no".split())
+_ABBREVIATED = re.compile(r"(?:^|\s)(?P<a>[A-Za-z]+)\.$")
+
+
+def rejoin_abbreviations(parts: Sequence[str]) -> list[str]:
+    """Sentences rejoined where the cut came after an abbreviation and before a capital."""
+    out: list[str] = []
+    for part in parts:
+        ended = _ABBREVIATED.search(out[-1]) if out else None
+        if ended and ended.group("a").lower() in ABBREVIATIONS and part[:1].isupper():
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
     return out

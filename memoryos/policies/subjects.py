@@ -6,13 +6,18 @@ whichever path read it ("my favourite editor" and "my favorite editor" are both
 `fact:favorite-editor`). This module imports only other pure policies, which is what lets both
 paths use it without an import cycle.
 
-A subject is found three ways, in this order (the first reading of a subject wins):
+A subject is found four ways, in this order (the first reading of a subject wins):
 
 1. **PROFILE_SUBJECTS**: phrasings of common profile subjects that do not say "my X is"
    ("I live in X", "we moved to X", "I accepted the offer from X", "I don't eat meat");
-2. **MILESTONE**: a named project's date ("we have to launch Project Atlas by March 14", "Atlas is
-   on track for the 28th"), keyed `fact:<project>-deadline`, its value the date;
-3. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", "my dog Biscuit".
+2. **MILESTONE** (the first typed reader): a named project's date ("we have to launch Project
+   Atlas by March 14", "Atlas is on track for the 28th"), keyed `fact:<project>-deadline`, its value the date;
+3. **TYPED_READERS**: subjects of a kind, each by a reader of its own: a dated event ("my exam got
+   moved to April 22", `fact:exam-date`), a work shift, each allergen (`fact:allergy-<allergen>`:
+   a second allergy adds, it does not replace), a car by its model, the usual drink, the language
+   being learned, a pet named by its kind or breed, the reply layout, a weekly activity's days, a
+   group activity ("my running club");
+4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", every "my dog Biscuit".
 
 A subject phrase becomes a key through `normal_subject`: spelling (SUBJECT_WORDS), modifiers dropped
 (SUBJECT_MODIFIERS: "my *current* employer"), then synonyms (SUBJECT_ALIASES). What is NOT a lasting
@@ -25,6 +30,7 @@ from __future__ import annotations
 import re
 
 from memoryos.policies.capture import slug
+from memoryos.policies.text import STOPWORDS
 
 _NAME = r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}"
 
@@ -67,6 +73,11 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
             r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
+            # a move said by its steps: closing on a house in X, unpacking in X, our new house in X
+            r"(?:closed|closing) on (?:the|a|our) (?:new )?(?:house|home|place|condo|flat|apartment) in|"
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:still |finally )?unpacking "
+            r"(?:boxes |everything |the boxes )?in|"
+            r"(?:my|our) new (?:house|home|place|condo|flat|apartment) in|"
             r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")" + _NOT_A_HOME,
         ),
         (
@@ -286,6 +297,208 @@ def _profile_value(subject: str, match: re.Match[str], sentence: str) -> str | N
     return DIET_SAID.get(value.lower(), value) if subject == "diet" else value
 
 
+# "I'm allergic to penicillin", "I have a latex allergy": each allergen is a fact of its own (a second
+# allergy adds to the first, it does not replace it), keyed `fact:allergy-<allergen>`. "I'm not
+# allergic to X" does not match; "the form says I'm allergic to X" is hearsay.
+_ALLERGY = re.compile(
+    r"\b(?i:i(?:'m| am) (?:also |severely |very |deathly |mildly )?allergic to (?P<v>[a-z][\w-]*)|"
+    r"i (?:also )?have (?:a |an )?(?:severe |mild )?(?P<v2>[a-z][\w-]*) allergy)"
+)
+#: Events of the user's that have a date: "my CPN exam is on March 14", "the exam got moved to
+#: April 22", "exam is still April 22", keyed `fact:<event>-date`, the value the date.
+#: Only events one has one of at a time: appointments, flights or races recur, and a second one
+#: is not a change of the first.
+DATED_EVENTS = "exam interview surgery operation wedding defense defence graduation".split()
+_EVENT = re.compile(r"\b(?i:(?P<e>" + "|".join(DATED_EVENTS) + r"))\b")
+# Someone else's event: "her exam", "Amara's recital", "my sister's wedding".
+_OTHERS = re.compile(r"\b(?i:his|her|their|your|[\w-]+'s|[\w-]+s')\s+(?:[\w-]+\s+){0,2}$")
+#: A work pattern: "back on night shift", "8 to 4:30 day shift". A count of shifts ("covering three
+#: day shifts") is a stretch of work, not the pattern, and covering for someone is temporary.
+_SHIFT = re.compile(
+    r"\b(?P<v>(?i:night|day|evening|swing|graveyard|early|late|morning|afternoon|overnight|rotating))"
+    r" (?i:shift)(?!s)\b"
+)
+_COVER = re.compile(r"\b(?i:cover(?:s|ed|ing)?|fill(?:ing|ed)? in|swap(?:ped|ping)?|extra|instead of)\b")
+
+
+#: Car makes: "my old Honda Civic" is the car, its model the value (the model is what a later turn
+#: says: "the Civic", "the RAV4").
+CAR_MAKES = (
+    "Honda Toyota Ford Subaru Nissan Mazda Hyundai Kia Volkswagen VW Chevy Chevrolet Tesla BMW Audi "
+    "Mercedes Volvo Jeep Dodge Ram GMC Buick Lexus Acura Mini Fiat Peugeot Renault Skoda Seat Opel "
+    "Vauxhall Citroen Mitsubishi Suzuki Porsche Rivian Polestar"
+).split()
+_CAR = re.compile(
+    r"\b(?i:(?:my|our) (?:old |new |trusty |little |beloved |first |used )*|i (?:now |still )?drive an? )"
+    r"(?:(?i:car|truck|van|suv),? (?i:an? |the )?)?(?:" + "|".join(CAR_MAKES) + r") (?P<v>[A-Z0-9][\w-]*)"
+)
+#: What the user usually drinks: "I grab an oat milk latte on the way in every shift", "I switched
+#: from lattes to green tea"; the value the drink and up to two words before it.
+DRINKS = (
+    "coffee latte lattes cappuccino espresso americano macchiato mocha flat white cold brew tea chai "
+    "matcha kombucha smoothie juice soda"
+).split()
+_DRINK = r"(?P<v>(?:[a-z-]+ ){0,2}?(?:" + "|".join(DRINKS) + r"))\b"
+_HABIT_DRINK = re.compile(
+    r"\b(?i:i (?:usually |always |still |now |normally )?(?:grab|get|have|drink|order|make|buy)) "
+    r"(?:an? |my )?" + _DRINK + r"(?= (?:on (?:the|my) way|every|each|in the morning|before|first thing))"
+)
+_SWITCHED_DRINK = re.compile(r"\b(?i:switched|moved|changed) (?:from [\w -]{1,30}? )?to " + _DRINK)
+
+
+LANGUAGES = (
+    "Spanish French German Italian Portuguese Japanese Mandarin Cantonese Chinese Korean Arabic Russian "
+    "Hindi Dutch Greek Turkish Polish Swedish Norwegian Danish Finnish Hebrew Vietnamese Thai Swahili "
+    "Irish Welsh Latin Ukrainian Czech Tagalog Indonesian"
+).split()
+#: The language the user is learning: "I've been doing Portuguese on Duolingo", "I'm learning Thai".
+_LEARNING = re.compile(
+    r"\b(?i:i(?:'ve| have) been|i(?:'m| am)(?: still| now)?|i (?:still |now )?)\s*"
+    r"(?i:learning|studying|doing|practi[sc]ing|taking) (?P<v>" + "|".join(LANGUAGES) + r")\b"
+    r"(?! (?i:food|wine|music|films?|movies?|tv|shows?|recipes?|cooking))"
+)
+#: "Biscuit needs his shots, he's our beagle": a name, then the pet it is (a breed says which).
+PET_KINDS = {
+    **dict.fromkeys(
+        "dog beagle labrador lab retriever poodle terrier spaniel collie corgi dachshund husky "
+        "shepherd pug bulldog boxer greyhound whippet schnauzer doodle labradoodle mutt".split(),
+        "dog",
+    ),
+    **dict.fromkeys("cat tabby siamese persian kitty".split(), "cat"),
+}
+_PET_IS = re.compile(
+    r"\b(?i:he|she|it)(?:'s| is) (?i:our|my) (?:[a-z]+ )?(?P<s>" + "|".join(PET_KINDS) + r")\b"
+)
+_NOT_A_PET_NAME = _NOT_A_PROJECT | STOPWORDS
+_NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+#: How the user wants answers laid out: "keep answers as bullet points", "make the notes bulleted".
+#: Only a layout is a value: "keep it short" is one request, not a standing preference.
+_REPLY_FORMAT = re.compile(
+    r"\b(?i:(?:keep|give|make|write|format|send)(?: me)? (?:your |the |my |all )?(?:[a-z-]+ )?"
+    r"(?:answers?|replies|responses|notes|summaries|messages|emails)(?: as| in)?) "
+    r"(?P<v>(?i:bullet points|bullet lists?|bulleted|bullets|numbered lists?|tables|plain text|markdown))\b"
+)
+_WEEKDAY = r"(?i:mon|tues|wednes|thurs|fri|satur|sun)(?i:day)s?"
+_DAYS = rf"{_WEEKDAY}(?:(?:,| and|,? or) {_WEEKDAY})*"
+#: A weekly activity's days: "Tuesday and Thursday evenings are climbing", "I've moved climbing to
+#: Mondays and Wednesdays", "Monday and Wednesday evenings ... those are my climbing nights".
+_SCHEDULE = (
+    re.compile(
+        rf"\b(?P<d>{_DAYS})(?: (?i:evenings|mornings|nights|afternoons|lunchtimes))? (?i:are|is) "
+        r"(?:(?i:my|for|when i go) )?(?P<a>[a-z]+ing)\b"
+    ),
+    re.compile(
+        rf"\b(?i:moved|switched|changed|shifted) (?:my )?(?P<a>[a-z]+ing) (?i:to|over to) (?P<d>{_DAYS})"
+    ),
+    re.compile(
+        rf"\b(?P<d>{_DAYS})\b[^.;!?]{{0,60}}\b(?i:those are|that's|they're) (?i:my) (?P<a>[a-z]+ing) "
+        r"(?i:nights|days|evenings|mornings|sessions)\b"
+    ),
+)
+
+
+#: A group activity the user belongs to: "my Saturday running club", "our weekly climbing group".
+_CLUB = re.compile(
+    r"\b(?i:my|our) (?:(?i:weekly|local|usual|regular|old|new|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|morning|evening|lunchtime) )*(?P<v>(?P<a>[a-z]+ing) (?:club|class|group|league|crew))\b"
+)
+
+
+def _club(sentence: str) -> tuple[str, str] | None:
+    match = _CLUB.search(sentence)
+    if match is None or _HEARSAY.search(sentence[: match.start()]):
+        return None
+    return f"fact:{slug(match.group('a'))}-group", match.group("v").lower()
+
+
+def _reply_format(sentence: str) -> tuple[str, str] | None:
+    match = _REPLY_FORMAT.search(sentence)
+    return None if match is None else ("fact:reply-format", match.group("v").lower())
+
+
+def _schedule(sentence: str) -> tuple[str, str] | None:
+    for shape in _SCHEDULE:
+        match = shape.search(sentence)
+        if match is not None and not _HEARSAY.search(sentence[: match.start()]):
+            days = " and ".join(d.lower().rstrip("s") for d in re.findall(_WEEKDAY, match.group("d")))
+            return f"fact:{slug(match.group('a'))}-schedule", days
+    return None
+
+
+def _learning(sentence: str) -> tuple[str, str] | None:
+    match = _LEARNING.search(sentence)
+    if match is None or _HEARSAY.search(sentence[: match.start()]):
+        return None
+    return "fact:learning-language", match.group("v")
+
+
+def _pet(sentence: str) -> tuple[str, str] | None:
+    match = _PET_IS.search(sentence)
+    if match is None:
+        return None
+    # the name nearest before "he's our beagle" ("Before I forget, Biscuit needs ..." names Biscuit)
+    before = sentence[max(0, match.start() - 80) : match.start()]
+    names = [m.group(0) for m in _NAME_WORD.finditer(before) if m.group(0).lower() not in _NOT_A_PET_NAME]
+    return (f"fact:{PET_KINDS[match.group('s').lower()]}", names[-1]) if names else None
+
+
+def _car(sentence: str) -> tuple[str, str] | None:
+    match = _CAR.search(sentence)
+    if match is None or _HEARSAY.search(sentence[: match.start()]):
+        return None
+    return "fact:car", match.group("v")
+
+
+def _drink(sentence: str) -> tuple[str, str] | None:
+    match = _HABIT_DRINK.search(sentence) or _SWITCHED_DRINK.search(sentence)
+    if match is None or _HEARSAY.search(sentence[: match.start()]):
+        return None
+    return "fact:drink", match.group("v").lower()
+
+
+def _allergies(sentence: str) -> list[tuple[str, str]]:
+    found = []
+    for match in _ALLERGY.finditer(sentence):
+        value = match.group("v") or match.group("v2")
+        if not _HEARSAY.search(sentence[: match.start()]):
+            found.append((f"fact:allergy-{slug(value)}", value.lower()))
+    return found
+
+
+def _event_date(sentence: str) -> tuple[str, str] | None:
+    event, date = _EVENT.search(sentence), DATE.search(sentence)
+    if event is None or date is None or _HEARSAY.search(sentence[: event.start()]):
+        return None
+    if _OTHERS.search(sentence[: event.start()]):
+        return None
+    return f"fact:{event.group('e').lower()}-date", normal_date(date.group(0))
+
+
+def _shift(sentence: str) -> tuple[str, str] | None:
+    match = _SHIFT.search(sentence)
+    before = "" if match is None else sentence[: match.start()]
+    if match is None or _HEARSAY.search(before) or _COVER.search(before):
+        return None
+    return "fact:shift", f"{match.group('v').lower()} shift"
+
+
+#: The subjects read by a function of their own (after PROFILE_SUBJECTS, before the generic shapes).
+TYPED_READERS = (
+    milestone,
+    _event_date,
+    _shift,
+    _car,
+    _drink,
+    _learning,
+    _pet,
+    _reply_format,
+    _schedule,
+    _club,
+)
+
+
 def profile_facts(sentence: str) -> list[tuple[str, str]]:
     """Every (`fact:<subject>`, value) a sentence states, one per subject, in the order of the
     module docstring. One sentence may state several ("I'm an engineer at Acme, based in Boston")."""
@@ -296,11 +509,27 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
             if value is not None:
                 found.setdefault(f"fact:{subject}", value)
                 break
-    dated = milestone(sentence)
-    if dated is not None:
-        found.setdefault(*dated)
-    for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS, _MY_NAMED):
+    for read in (
+        milestone,
+        _event_date,
+        _shift,
+        _car,
+        _drink,
+        _learning,
+        _pet,
+        _reply_format,
+        _schedule,
+        _club,
+    ):
+        typed = read(sentence)
+        if typed is not None:
+            found.setdefault(*typed)
+    for allergy in _allergies(sentence):
+        found.setdefault(*allergy)
+    for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS):
         said = shape.search(sentence)
         if said is not None:
             found.setdefault(subject_key(said.group("s")), said.group("v"))
+    for said in _MY_NAMED.finditer(sentence):  # "my husband Tom and our daughter Amara": both
+        found.setdefault(subject_key(said.group("s")), said.group("v"))
     return list(found.items())
