@@ -23,6 +23,17 @@ from receipts.model import SCHEMA, ZERO_HASH, format_utc, is_valid, problems
 
 Receipt = dict[str, Any]
 
+# hashlib.sha256() looks its algorithm up by name in OpenSSL 3 on every call (EVP_MD_fetch, more
+# instructions than hashing a whole receipt); copying a prepared empty state skips the lookup.
+_SHA256 = hashlib.sha256()
+
+
+def _link(canonical: bytes) -> str:
+    """sha256(canonical).hexdigest(), from the prepared state."""
+    digest = _SHA256.copy()
+    digest.update(canonical)
+    return digest.hexdigest()
+
 
 class ChainHead(NamedTuple):
     """Where a chain stands: the last sequence number and the link hash of that receipt.
@@ -92,7 +103,7 @@ def _sealed(draft: Mapping[str, Any], head: ChainHead, signer: hmac.HMAC | None,
     receipt = stamp(draft, head, moment)
     validate(receipt)
     line, canonical = _serialised(receipt, signer)
-    new_head = ChainHead(head.chain_id, receipt["seq"], hashlib.sha256(canonical).hexdigest())
+    new_head = ChainHead(head.chain_id, receipt["seq"], _link(canonical))
     return Sealed(receipt, line, new_head)
 
 
