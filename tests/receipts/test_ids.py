@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -39,27 +41,31 @@ def test_ids_are_uuid7_strictly_increasing_even_when_the_clock_steps_back(
         now[0] += next(moves, 0) * 1_000_000
         return now[0]
 
-    real = ids.time.time_ns
-    ids.time.time_ns = clock  # type: ignore[assignment]
+    real = time.time_ns
+    time.time_ns = clock
     try:
         made = [gen.next_id() for _ in range(count)]
     finally:
-        ids.time.time_ns = real  # type: ignore[assignment]
+        time.time_ns = real
     for value in made:
         assert_uuid7(value)
-    assert all(a < b for a, b in zip(made, made[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(made))
 
 
-def test_the_timestamp_is_the_clock_in_milliseconds(fresh: ids._Generator, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_timestamp_is_the_clock_in_milliseconds(
+    fresh: ids._Generator, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ms = 1_800_000_123_456
-    monkeypatch.setattr(ids.time, "time_ns", lambda: ms * 1_000_000 + 999_999)
+    monkeypatch.setattr(time, "time_ns", lambda: ms * 1_000_000 + 999_999)
     first, second = fresh.next_id(), fresh.next_id()
     assert uuid.UUID(first).int >> 80 == ms and uuid.UUID(second).int >> 80 == ms
     assert (uuid.UUID(first).int >> 64) & 0xFFF == 0 and (uuid.UUID(second).int >> 64) & 0xFFF == 1
 
 
-def test_a_full_counter_borrows_the_next_millisecond(fresh: ids._Generator, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ids.time, "time_ns", lambda: 1_800_000_000_000 * 1_000_000)
+def test_a_full_counter_borrows_the_next_millisecond(
+    fresh: ids._Generator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(time, "time_ns", lambda: 1_800_000_000_000 * 1_000_000)
     made = [fresh.next_id() for _ in range(0x1000 + 3)]
     assert len(set(made)) == len(made) and made == sorted(made)
     assert uuid.UUID(made[-1]).int >> 80 == 1_800_000_000_001
@@ -92,7 +98,7 @@ def test_threads_get_unique_ids_each_in_order() -> None:
 def test_a_forked_child_does_not_repeat_the_parents_ids(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the clock held still, parent and child start from the same counter: only fresh random
     bits in the child keep their ids apart (without the at-fork reset they are equal)."""
-    monkeypatch.setattr(ids.time, "time_ns", lambda: 1_800_000_000_000 * 1_000_000)
+    monkeypatch.setattr(time, "time_ns", lambda: 1_800_000_000_000 * 1_000_000)
     ids.uuid7()  # a pool exists before the fork
     read, write = os.pipe()
     pid = os.fork()
