@@ -54,7 +54,11 @@ def stamp(draft: Mapping[str, Any], head: ChainHead, at: datetime | str) -> Rece
     """Add the fields every receipt carries, and its place after `head` (chainId, seq, prev); drop
     fields set to None (absent, never null). `at` may come preformatted (format_utc) when a batch
     shares one instant. The draft is not modified."""
-    receipt = {k: v for k, v in draft.items() if v is not None}
+    # a C-level copy when no field is None (the drafts memoryos builds), else the filtering one
+    if None in draft.values():
+        receipt = {k: v for k, v in draft.items() if v is not None}
+    else:
+        receipt = dict(draft)
     if "receiptId" not in receipt:  # not setdefault: that would make (and waste) an id for every draft
         receipt["receiptId"] = uuid7()
     receipt["schema"] = SCHEMA

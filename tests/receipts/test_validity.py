@@ -153,3 +153,14 @@ def test_a_planted_mutant_is_caught(fresh_plans: None, monkeypatch: pytest.Monke
     monkeypatch.setitem(model._ACCEPT, "prev", "(type(v) is str)")
     found = find(MUTATED, disagrees, settings=settings(max_examples=2000, database=None))
     assert model.problems(found) and model.is_valid(found)
+
+
+def test_stamp_drops_none_fields_and_leaves_the_draft_alone() -> None:
+    from receipts import pipeline
+
+    draft = {"runId": uuid7(), "reason": None, "boundary": "store"}
+    stamped = pipeline.stamp(draft, ChainHead("c"), AT)
+    assert "reason" not in stamped and stamped["boundary"] == "store" and stamped["seq"] == 1
+    plain = {"runId": draft["runId"], "boundary": "store"}
+    assert pipeline.stamp(plain, ChainHead("c"), AT).keys() == stamped.keys()
+    assert draft["reason"] is None and "receiptId" not in plain  # neither draft was modified
