@@ -55,10 +55,7 @@ def stamp(draft: Mapping[str, Any], head: ChainHead, at: datetime | str) -> Rece
     fields set to None (absent, never null). `at` may come preformatted (format_utc) when a batch
     shares one instant. The draft is not modified."""
     # a C-level copy when no field is None (the drafts memoryos builds), else the filtering one
-    if None in draft.values():
-        receipt = {k: v for k, v in draft.items() if v is not None}
-    else:
-        receipt = dict(draft)
+    receipt = dict(draft) if None not in draft.values() else {k: v for k, v in draft.items() if v is not None}
     if "receiptId" not in receipt:  # not setdefault: that would make (and waste) an id for every draft
         receipt["receiptId"] = uuid7()
     receipt["schema"] = SCHEMA
