@@ -222,95 +222,58 @@ SHAPE_FIELDS = (
     "sourcePresent",
     "degraded",
 )
+_UNIQUE_FIELDS = tuple((name, spec.check) for name, spec in FIELDS.items() if name not in SHAPE_FIELDS)
 _KNOWN = frozenset(FIELDS)
-# Fields whose one valid value usually repeats across a batch (a run, its scopes, its instant): the
-# compiled check remembers the last valid string of each and compares before matching a pattern.
-_MEMO_FIELDS = frozenset(
-    {"runId", "userScope", "assistantScope", "sourceVersion", "chainId", "reason", "outcomeReceipt"}
-    | {"atUtc", "waitUntilUtc"}
-)
-_PLANS_MAX = 1024
-_plans: dict[tuple[object, ...], Callable[[Mapping[str, object]], bool]] = {}
+_SHAPES_MAX = 4096
+_shapes: dict[tuple[object, ...], bool] = {}
+_last_valid: dict[str, str] = {}
+
+
+def _shape_ok(receipt: Mapping[str, object]) -> bool:
+    """problems() restricted to what the shape decides: the key set, the repeating values, which
+    fields apply to the boundary, and the one cross-field rule."""
+    keys = receipt.keys()
+    if not (keys <= _KNOWN and keys >= REQUIRED):
+        return False
+    boundary = receipt.get("boundary")
+    for name in keys:
+        spec = FIELDS[name]
+        if spec.only_for is not None and boundary not in spec.only_for:
+            return False
+        if name in SHAPE_FIELDS and not spec.check(receipt[name]):
+            return False
+    return "waitUntilUtc" not in receipt or boundary == "store" or receipt.get("status") == "waiting"
 
 
 def is_valid(receipt: Mapping[str, object]) -> bool:
-    """Exactly `not problems(receipt)`, cheaper for streams of similar receipts: a dict is judged by
-    a check compiled once for its key order (see _compile), anything else by problems()."""
-    if type(receipt) is not dict:
-        return not problems(receipt)
-    keys = tuple(receipt)
-    check = _plans.get(keys)
-    if check is None:
-        check = _compile(keys)
-        if len(_plans) < _PLANS_MAX:
-            _plans[keys] = check
-    return check(receipt)
-
-
-def _never(receipt: Mapping[str, object]) -> bool:
-    return False
-
-
-# Per field, a Python expression over `v` true only for values the field's check accepts: a cheap test
-# of the common exact type. The compiled check falls back to the full check when it is false, so
-# together they decide exactly what the full check decides. {slot} is the field's index in FIELDS.
-_ACCEPT = {
-    **dict.fromkeys(_MEMO_FIELDS, "(type(v) is str and v == M[{slot}])"),
-    **dict.fromkeys(("seq", "version"), f"(type(v) is int and 1 <= v <= {_MAX_INT})"),
-    # our drafts carry one ref
-    **dict.fromkeys(
-        ("derivedFrom", "dependsOnVersion"),
-        "(type(v) is list and len(v) == 1 and type(v[0]) is str and REF(v[0]) is not None)",
-    ),
-    **dict.fromkeys(("receiptId", "memoryId"), "(type(v) is str and UUID(v) is not None)"),
-    **dict.fromkeys(("prev", "mac"), "(type(v) is str and HEX64(v) is not None)"),
-    **dict.fromkeys(("boundary", "status", "fromTier", "toTier"), "(type(v) is str and v in S[{slot}])"),
-}
-
-
-def _compile(keys: tuple[object, ...]) -> Callable[[Mapping[str, object]], bool]:
-    """The check of every receipt with these keys in this order, as one generated function: the key
-    set is judged here, once; the function then tests each value with its field's cheap exact-type
-    test (falling back to the field's full check), then the cross-field rules. The source is built
-    from FIELDS names only (the keys were just found to be among them), never from a value."""
-    if not (set(keys) <= _KNOWN and set(keys) >= REQUIRED):
-        return _never
-    names = [name for name in FIELDS if name in keys]
-    space: dict[str, Any] = {
-        "M": _memo,
-        "S": [_CHOICES.get(name) for name in FIELDS],
-        "F": [FIELDS[name].check for name in FIELDS],
-        "REF": REF.compiled.fullmatch,
-        "UUID": UUID.compiled.fullmatch,
-        "HEX64": HEX64.compiled.fullmatch,
-    }
-    lines = ["def check(r):"]
-    for name in names:
-        slot = _SLOTS[name]
-        lines.append(f"    v = r[{name!r}]")
-        if name in ("sourcePresent", "degraded"):
-            lines.append("    if not (v is True or v is False): return False")
-            continue
-        accept = _ACCEPT.get(name, "").format(slot=slot)
-        test = f"{accept} or F[{slot}](v)" if accept else f"F[{slot}](v)"
-        lines.append(f"    if not ({test}): return False")
-        if name in _MEMO_FIELDS:
-            lines.append(f"    M[{slot}] = v")
-    for name in names:
-        only = FIELDS[name].only_for
-        if only is not None:
-            lines.append(f"    if r['boundary'] not in {sorted(only)!r}: return False")
-    if "waitUntilUtc" in keys:
-        lines.append("    if not (r['boundary'] == 'store' or r['status'] == 'waiting'): return False")
-    lines.append("    return True")
-    exec("\n".join(lines), space)  # generated from FIELDS names only, see above
-    check: Callable[[Mapping[str, object]], bool] = space["check"]
-    return check
-
-
-_SLOTS = {name: slot for slot, name in enumerate(FIELDS)}
-_CHOICES = {"boundary": BOUNDARIES, "status": STATUSES, "fromTier": TIERS, "toTier": TIERS}
-_memo: list[object] = [None] * len(FIELDS)  # the last valid string of each _MEMO_FIELDS field
+    """Exactly `not problems(receipt)`, cheaper for streams of similar receipts: the repeating
+    fields are judged once per shape, the unique ones (ids, times, refs, hashes) every time."""
+    get = receipt.get
+    # bools are part of the shape by type as well, so that 1 and True never share a verdict
+    shape: tuple[object, ...] = (frozenset(receipt), type(get("sourcePresent")), type(get("degraded")))
+    shape += tuple(map(get, SHAPE_FIELDS))
+    try:
+        verdict = _shapes.get(shape)
+    except TypeError:  # an unhashable value (a list where a code belongs)
+        return False
+    if verdict is None:
+        verdict = _shape_ok(receipt)
+        if len(_shapes) < _SHAPES_MAX:
+            _shapes[shape] = verdict
+    if not verdict:
+        return False
+    for name, check in _UNIQUE_FIELDS:
+        if name in receipt:
+            value = receipt[name]
+            # A batch shares its runId and atUtc: a string just found valid is not checked again.
+            # Only strings are remembered: a list could change after it was judged.
+            if type(value) is str and value == _last_valid.get(name):
+                continue
+            if not check(value):
+                return False
+            if type(value) is str:
+                _last_valid[name] = value
+    return True
 
 
 class Problem(NamedTuple):
