@@ -155,17 +155,23 @@ class _ScopeTable:
 
 def _dump_runs(runs: Iterable[_Run], scopes: _ScopeTable) -> dict[str, list[Any]]:
     """Column by column, and the rare parts (findings, promotions, retrievals, generations) only for
-    the runs that have them: most open runs are one or two receipts with nothing to say yet."""
-    ids, born, touched, scope, rid, extra = [], [], [], [], [], []
-    for index, run in enumerate(runs):
-        ids.append(run.run_id)
-        born.append(run.born)
-        touched.append(run.touched)
-        scope.append(scopes.ref(run.scope))
-        rid.append(run.scope_rid)
-        if run.findings or run.flags or run.retrieved or run.generates or run.promo is not None:
-            extra.append([index, *_run_extra(run)])
-    return {"ids": ids, "born": born, "touched": touched, "scope": scope, "rid": rid, "extra": extra}
+    the runs that have them: most open runs are one or two receipts with nothing to say yet. One
+    comprehension per column: tens of thousands of open runs are dumped at every save."""
+    listed = list(runs)
+    ref = scopes.ref
+    extra = [
+        [index, *_run_extra(run)]
+        for index, run in enumerate(listed)
+        if run.findings or run.flags or run.retrieved or run.generates or run.promo is not None
+    ]
+    return {
+        "ids": [run.run_id for run in listed],
+        "born": [run.born for run in listed],
+        "touched": [run.touched for run in listed],
+        "scope": [ref(run.scope) for run in listed],
+        "rid": [run.scope_rid for run in listed],
+        "extra": extra,
+    }
 
 
 def _run_extra(run: _Run) -> list[Any]:
@@ -181,12 +187,12 @@ def _run_extra(run: _Run) -> list[Any]:
 
 
 def _load_runs(raw: dict[str, list[Any]], scopes: _ScopeTable) -> list[_Run]:
-    runs = []
+    table = scopes.scopes
     columns = zip(raw["ids"], raw["born"], raw["touched"], raw["scope"], raw["rid"], strict=True)
-    for run_id, born, touched, scope, scope_rid in columns:
-        run = _Run(run_id, born)
-        run.touched, run.scope, run.scope_rid = touched, scopes.get(scope), scope_rid
-        runs.append(run)
+    runs = [
+        _run(run_id, born, touched, None if s is None else table[s], rid)
+        for run_id, born, touched, s, rid in columns
+    ]
     for index, found, flags, retrieved, generates, promo in raw["extra"]:
         run = runs[index]
         run.findings, run.flags = _unfindings(found), flags
@@ -196,6 +202,12 @@ def _load_runs(raw: dict[str, list[Any]], scopes: _ScopeTable) -> list[_Run]:
             released, covered, opened, terminal = promo
             run.promo = Promotions(released, set(covered), [tuple(o) for o in opened], set(terminal))
     return runs
+
+
+def _run(run_id: str, born: int, touched: int, scope: Scope | None, scope_rid: str | None) -> _Run:
+    run = _Run(run_id, born)
+    run.touched, run.scope, run.scope_rid = touched, scope, scope_rid
+    return run
 
 
 def _dump_unit(unit: _Unit, scopes: _ScopeTable) -> list[Any]:
