@@ -3,15 +3,17 @@
 It holds the engine's compact state (chain heads and the seq digests that tell a duplicate, the
 undecided runs, the lineage heads — units still in the store —, the findings of decided runs, the
 filters of decided ids) and, per source, where reading stopped: a JSONL file's byte offset, a
-store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/2`; /1 kept
-another filter of decided ids):
+store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/3`; /2 kept
+decided runs' findings without their verdicts, /1 another filter of decided ids):
 
-    {"mac":"<64 hex>","schema":"memoryos.audit-state/2"}\\n
+    {"mac":"<64 hex>","schema":"memoryos.audit-state/3"}\\n
     <body: one JSON object>
 
 `mac` is the HMAC-SHA256 of the body bytes under the state key: a key derived from the receipt key
-when the audit has one (`HMAC(receipt key, "memoryos.audit-state/2")`), else a key file made beside
-the state (`<state>.key`, mode 0600) when the state is first written. A state that does not verify,
+when the audit has one (`HMAC(receipt key, "memoryos.audit-state/3")`), else a key file made beside
+the state (`<state>.key`, mode 0600) when the state is first written. A decided run's findings
+are saved with the run's verdict, so that a resumed audit does not judge again the runs nothing new
+reached (`closed_results`). A state that does not verify,
 has another schema, or was written for other sources or options is refused (`StateError`), never
 guessed at: the caller audits in full instead.
 """
@@ -33,13 +35,15 @@ from auditor.bloom import Bloom
 from auditor.chains import _Chain
 from auditor.engine import Engine, _Run, _Unit
 from auditor.judge import Promotions, Times, open_intents
+from auditor.report import ResultCache, RunResult, finding_order
 from auditor.sources import AuditInputError
-from auditor.states import RULES, Finding
+from auditor.states import RULES, STATES, Finding
 from receipts import create_key_file, read_key_file
 
 __all__ = [
     "STATE_SCHEMA",
     "StateError",
+    "closed_results",
     "dump_engine",
     "load_engine",
     "read_state",
@@ -47,7 +51,7 @@ __all__ = [
     "write_state",
 ]
 
-STATE_SCHEMA = "memoryos.audit-state/2"
+STATE_SCHEMA = "memoryos.audit-state/3"
 _KEY_SUFFIX = ".key"
 
 
@@ -282,7 +286,7 @@ def dump_engine(engine: Engine) -> dict[str, Any]:
         "chains": {cid: _dump_chain(c) for cid, c in e._chains._chains.items()},
         "open": _dump_runs(e._open.values(), scopes),
         "held": _dump_runs(e._held.values(), scopes),
-        "closed": {run: _findings(found) for run, found in e._closed.items()},
+        "closed": {run: _dump_closed(e, run, found) for run, found in e._closed.items()},
         "units": {mid: _dump_unit(u, scopes) for mid, u in e._units.items()},
         "counts": [e._runs, e._n, e._lines, e._duplicates],
         "window": [e._min_at, e._max_at],
@@ -294,6 +298,21 @@ def dump_engine(engine: Engine) -> dict[str, Any]:
     return dumped
 
 
+def _dump_closed(engine: Engine, run: str, found: list[Finding]) -> list[Any]:
+    return [engine._verdict(run, found), _findings(found)]  # the verdict memoised by the engine
+
+
+def closed_results(engine: Engine) -> ResultCache:
+    """The report's results for the decided runs of a loaded engine (auditor.report's cache), from
+    the verdicts saved with them: a resumed audit judges again only the runs something new reached."""
+    cache: ResultCache = {}
+    for run, found in engine._closed.items():
+        hit = engine._verdicts.get(run)
+        if hit is not None and hit[0] is found:
+            cache[run] = (found, len(found), RunResult(run, hit[2], tuple(sorted(found, key=finding_order))))
+    return cache
+
+
 def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
     engine = Engine(times, key, ordered=raw["ordered"], idle=raw["idle"], sweep_every=raw["sweepEvery"])
     scopes = _ScopeTable(raw["scopes"])
@@ -301,7 +320,12 @@ def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
     engine._chains._chains = {cid: _load_chain(c) for cid, c in raw["chains"].items()}
     engine._open = OrderedDict((run.run_id, run) for run in _load_runs(raw["open"], scopes))
     engine._held = {run.run_id: run for run in _load_runs(raw["held"], scopes)}
-    engine._closed = {run: _unfindings(found) or [] for run, found in raw["closed"].items()}
+    engine._closed = {}
+    for run, (state, found) in raw["closed"].items():
+        listed = engine._closed[run] = _unfindings(found) or []
+        if state not in STATES:
+            raise ValueError(f"an unknown verdict {state!r}")
+        engine._verdicts[run] = (listed, len(listed), state)  # the memo auditor.engine keeps
     engine._units = {mid: _load_unit(u, scopes) for mid, u in raw["units"].items()}
     engine._runs, engine._n, engine._lines, engine._duplicates = raw["counts"]
     engine._min_at, engine._max_at = raw["window"]

@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import gc
+import tempfile
+from pathlib import Path
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from auditor import audit
 from auditor.engine import collector_paused
+from auditor.incremental import IncrementalAudit
+from auditor.state import STATE_SCHEMA, StateError
+from tests.auditor.streams import Stream, later
+from tests.auditor.test_incremental import KEY, append, at_line
+from tests.auditor.test_properties import PROPS, build, workloads
 
 
 def test_what_a_paused_pass_keeps_is_not_walked_by_the_next_young_collection() -> None:
@@ -26,3 +38,44 @@ def test_a_collector_disabled_by_the_caller_stays_disabled() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@PROPS
+@given(workloads, st.data(), st.integers(1, 4))
+def test_decided_runs_resumed_with_their_saved_verdicts_report_as_in_a_full_audit(
+    ops: list[str], data: st.DataObject, idle: int
+) -> None:
+    # The state keeps each decided run's verdict with its findings, and a resumed audit reports them
+    # from there: the whole report (verdicts, findings and their order) must be the full audit's,
+    # also when a later receipt adds a finding to a run decided before the cut.
+    s = build([*ops, "cycle", *ops, "cycle"])
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(s.lines)), min_size=1, max_size=4)))
+    now = later(s)
+    with tempfile.TemporaryDirectory() as tmp:
+        path, state = Path(tmp) / "r.jsonl", Path(tmp) / "audit.state"
+        path.touch()
+        auditor = IncrementalAudit([path], idle=idle, sweep_every=1)
+        done = 0
+        for cut in cuts:
+            append(path, s.lines[done:cut])
+            done = max(done, cut)
+            auditor.check(at_line(s, done))
+            auditor.save(state)
+            auditor = IncrementalAudit.resume(state, [path])
+            decided = auditor._engine._closed
+            assert set(auditor._results) == set(decided)  # the saved verdicts are in use
+        append(path, s.lines[done:])
+        resumed, full = auditor.check(now), audit(path, now=now)
+        assert (resumed.verdict, resumed.counts, resumed.runs) == (full.verdict, full.counts, full.runs)
+
+
+def test_a_state_of_the_previous_format_is_refused(tmp_path: Path) -> None:
+    s = Stream(key=KEY)
+    s.healthy_cycle()
+    path = s.write(tmp_path / "r.jsonl")
+    state = tmp_path / "audit.state"
+    IncrementalAudit([path], key=KEY).save(state)
+    head, _, body = state.read_bytes().partition(b"\n")
+    state.write_bytes(head.replace(STATE_SCHEMA.encode(), b"memoryos.audit-state/2") + b"\n" + body)
+    with pytest.raises(StateError, match=r"is not a memoryos\.audit-state/3 audit state"):
+        IncrementalAudit.resume(state, [path], key=KEY)
