@@ -11,11 +11,10 @@ decided runs' findings without their verdicts, /1 another filter of decided ids)
 
 `mac` is the HMAC-SHA256 of the body bytes under the state key: a key derived from the receipt key
 when the audit has one (`HMAC(receipt key, "memoryos.audit-state/3")`), else a key file made beside
-the state (`<state>.key`, mode 0600) when the state is first written. A decided run's findings
-are saved with the run's verdict, so that a resumed audit does not judge again the runs nothing new
-reached (`closed_results`). A state that does not verify,
+the state (`<state>.key`, mode 0600) when the state is first written. A state that does not verify,
 has another schema, or was written for other sources or options is refused (`StateError`), never
-guessed at: the caller audits in full instead.
+guessed at: the caller audits in full instead. A decided run's findings are saved with the run's
+verdict, so that a resumed audit does not judge again the runs nothing new reached (`closed_results`).
 """
 
 from __future__ import annotations

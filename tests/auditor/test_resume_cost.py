@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import importlib.util
 import tempfile
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from auditor.state import STATE_SCHEMA, StateError
 from tests.auditor.streams import Stream, later
 from tests.auditor.test_incremental import KEY, append, at_line
 from tests.auditor.test_properties import PROPS, build, workloads
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_auditor.py"
 
 
 def test_what_a_paused_pass_keeps_is_not_walked_by_the_next_young_collection() -> None:
@@ -79,3 +82,19 @@ def test_a_state_of_the_previous_format_is_refused(tmp_path: Path) -> None:
     state.write_bytes(head.replace(STATE_SCHEMA.encode(), b"memoryos.audit-state/2") + b"\n" + body)
     with pytest.raises(StateError, match=r"is not a memoryos\.audit-state/3 audit state"):
         IncrementalAudit.resume(state, [path], key=KEY)
+
+
+def test_the_bench_reuses_a_kept_file_and_makes_the_states_afresh(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = importlib.util.spec_from_file_location("bench_auditor", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    args = ["--receipts", "2000", "--repeat", "1", "--incremental-only", "--keep", str(tmp_path)]
+    assert bench.main(args) == 0
+    made = (tmp_path / "bench.jsonl").stat().st_mtime_ns
+    (tmp_path / "seed.state").write_bytes(b"not a state")  # a state left by other code
+    assert bench.main(args) == 0
+    assert (tmp_path / "bench.jsonl").stat().st_mtime_ns == made
+    assert capsys.readouterr().out.count("same verdicts: True") == 2
