@@ -39,6 +39,7 @@ from auditor.report import Report, ResultCache, build_report
 from auditor.sources import AuditInputError, Item, checked_source, where_of
 from auditor.state import (
     StateError,
+    closed_results,
     dump_engine,
     fingerprint,
     load_engine,
@@ -391,6 +392,7 @@ class IncrementalAudit:
             raise StateError(f"{path} is the state of an audit of other sources ({listed})")
         self._cursors = saved
         self._engine = load_engine(body["engine"], self._engine._times, self._key)
+        self._results = closed_results(self._engine)
         self._idle, self._sweep_every = self._engine._idle, self._engine._sweep_every
 
 

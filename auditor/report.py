@@ -12,7 +12,7 @@ import orjson
 from auditor.engine import FILE_RUN, Outcome
 from auditor.states import HEALTHY, STATES, Finding, rank, verdict, worst
 
-__all__ = ["NO_KEY", "REPORT_SCHEMA", "Macs", "Report", "RunResult", "build_report"]
+__all__ = ["NO_KEY", "REPORT_SCHEMA", "Macs", "Report", "RunResult", "build_report", "finding_order"]
 
 REPORT_SCHEMA = "memoryos.audit/1"
 DEFAULT_MAX_RUNS = 5  # runs drawn by `report --html` when none are named (here: no networkx import)
@@ -119,6 +119,11 @@ class Report:
         return "\n".join(lines) + "\n"
 
 
+def finding_order(found: Finding) -> tuple[int, str, str]:
+    """How a run's findings are listed: worst state first, then by rule and reason."""
+    return rank(found.state), found.rule, found.reason
+
+
 # A run's result as last built, with the findings list it was built from and that list's length:
 # findings lists only ever grow by appending, so the same list at the same length is the same run.
 ResultCache = dict[str, tuple[list[Finding], int, "RunResult"]]
@@ -141,7 +146,7 @@ def build_report(
         if hit is not None and hit[0] is found and hit[1] == len(found):
             results.append(hit[2])
             continue
-        ordered = tuple(sorted(found, key=lambda f: (rank(f.state), f.rule, f.reason)))
+        ordered = tuple(sorted(found, key=finding_order))
         result = RunResult(run_id, verdict(ordered), ordered)
         if cache is not None:
             cache[run_id] = (found, len(found), result)

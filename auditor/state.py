@@ -3,17 +3,18 @@
 It holds the engine's compact state (chain heads and the seq digests that tell a duplicate, the
 undecided runs, the lineage heads — units still in the store —, the findings of decided runs, the
 filters of decided ids) and, per source, where reading stopped: a JSONL file's byte offset, a
-store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/2`; /1 kept
-another filter of decided ids):
+store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/3`; /2 kept
+decided runs' findings without their verdicts, /1 another filter of decided ids):
 
-    {"mac":"<64 hex>","schema":"memoryos.audit-state/2"}\\n
+    {"mac":"<64 hex>","schema":"memoryos.audit-state/3"}\\n
     <body: one JSON object>
 
 `mac` is the HMAC-SHA256 of the body bytes under the state key: a key derived from the receipt key
-when the audit has one (`HMAC(receipt key, "memoryos.audit-state/2")`), else a key file made beside
+when the audit has one (`HMAC(receipt key, "memoryos.audit-state/3")`), else a key file made beside
 the state (`<state>.key`, mode 0600) when the state is first written. A state that does not verify,
 has another schema, or was written for other sources or options is refused (`StateError`), never
-guessed at: the caller audits in full instead.
+guessed at: the caller audits in full instead. A decided run's findings are saved with the run's
+verdict, so that a resumed audit does not judge again the runs nothing new reached (`closed_results`).
 """
 
 from __future__ import annotations
@@ -33,13 +34,15 @@ from auditor.bloom import Bloom
 from auditor.chains import _Chain
 from auditor.engine import Engine, _Run, _Unit
 from auditor.judge import Promotions, Times, open_intents
+from auditor.report import ResultCache, RunResult, finding_order
 from auditor.sources import AuditInputError
-from auditor.states import RULES, Finding
+from auditor.states import RULES, STATES, Finding
 from receipts import create_key_file, read_key_file
 
 __all__ = [
     "STATE_SCHEMA",
     "StateError",
+    "closed_results",
     "dump_engine",
     "load_engine",
     "read_state",
@@ -47,7 +50,7 @@ __all__ = [
     "write_state",
 ]
 
-STATE_SCHEMA = "memoryos.audit-state/2"
+STATE_SCHEMA = "memoryos.audit-state/3"
 _KEY_SUFFIX = ".key"
 
 
@@ -155,17 +158,23 @@ class _ScopeTable:
 
 def _dump_runs(runs: Iterable[_Run], scopes: _ScopeTable) -> dict[str, list[Any]]:
     """Column by column, and the rare parts (findings, promotions, retrievals, generations) only for
-    the runs that have them: most open runs are one or two receipts with nothing to say yet."""
-    ids, born, touched, scope, rid, extra = [], [], [], [], [], []
-    for index, run in enumerate(runs):
-        ids.append(run.run_id)
-        born.append(run.born)
-        touched.append(run.touched)
-        scope.append(scopes.ref(run.scope))
-        rid.append(run.scope_rid)
-        if run.findings or run.flags or run.retrieved or run.generates or run.promo is not None:
-            extra.append([index, *_run_extra(run)])
-    return {"ids": ids, "born": born, "touched": touched, "scope": scope, "rid": rid, "extra": extra}
+    the runs that have them: most open runs are one or two receipts with nothing to say yet. One
+    comprehension per column: tens of thousands of open runs are dumped at every save."""
+    listed = list(runs)
+    ref = scopes.ref
+    extra = [
+        [index, *_run_extra(run)]
+        for index, run in enumerate(listed)
+        if run.findings or run.flags or run.retrieved or run.generates or run.promo is not None
+    ]
+    return {
+        "ids": [run.run_id for run in listed],
+        "born": [run.born for run in listed],
+        "touched": [run.touched for run in listed],
+        "scope": [ref(run.scope) for run in listed],
+        "rid": [run.scope_rid for run in listed],
+        "extra": extra,
+    }
 
 
 def _run_extra(run: _Run) -> list[Any]:
@@ -181,12 +190,12 @@ def _run_extra(run: _Run) -> list[Any]:
 
 
 def _load_runs(raw: dict[str, list[Any]], scopes: _ScopeTable) -> list[_Run]:
-    runs = []
+    table = scopes.scopes
     columns = zip(raw["ids"], raw["born"], raw["touched"], raw["scope"], raw["rid"], strict=True)
-    for run_id, born, touched, scope, scope_rid in columns:
-        run = _Run(run_id, born)
-        run.touched, run.scope, run.scope_rid = touched, scopes.get(scope), scope_rid
-        runs.append(run)
+    runs = [
+        _run(run_id, born, touched, None if s is None else table[s], rid)
+        for run_id, born, touched, s, rid in columns
+    ]
     for index, found, flags, retrieved, generates, promo in raw["extra"]:
         run = runs[index]
         run.findings, run.flags = _unfindings(found), flags
@@ -196,6 +205,12 @@ def _load_runs(raw: dict[str, list[Any]], scopes: _ScopeTable) -> list[_Run]:
             released, covered, opened, terminal = promo
             run.promo = Promotions(released, set(covered), [tuple(o) for o in opened], set(terminal))
     return runs
+
+
+def _run(run_id: str, born: int, touched: int, scope: Scope | None, scope_rid: str | None) -> _Run:
+    run = _Run(run_id, born)
+    run.touched, run.scope, run.scope_rid = touched, scope, scope_rid
+    return run
 
 
 def _dump_unit(unit: _Unit, scopes: _ScopeTable) -> list[Any]:
@@ -270,7 +285,7 @@ def dump_engine(engine: Engine) -> dict[str, Any]:
         "chains": {cid: _dump_chain(c) for cid, c in e._chains._chains.items()},
         "open": _dump_runs(e._open.values(), scopes),
         "held": _dump_runs(e._held.values(), scopes),
-        "closed": {run: _findings(found) for run, found in e._closed.items()},
+        "closed": {run: _dump_closed(e, run, found) for run, found in e._closed.items()},
         "units": {mid: _dump_unit(u, scopes) for mid, u in e._units.items()},
         "counts": [e._runs, e._n, e._lines, e._duplicates],
         "window": [e._min_at, e._max_at],
@@ -282,6 +297,21 @@ def dump_engine(engine: Engine) -> dict[str, Any]:
     return dumped
 
 
+def _dump_closed(engine: Engine, run: str, found: list[Finding]) -> list[Any]:
+    return [engine._verdict(run, found), _findings(found)]  # the verdict memoised by the engine
+
+
+def closed_results(engine: Engine) -> ResultCache:
+    """The report's results for the decided runs of a loaded engine (auditor.report's cache), from
+    the verdicts saved with them: a resumed audit judges again only the runs something new reached."""
+    cache: ResultCache = {}
+    for run, found in engine._closed.items():
+        hit = engine._verdicts.get(run)
+        if hit is not None and hit[0] is found:
+            cache[run] = (found, len(found), RunResult(run, hit[2], tuple(sorted(found, key=finding_order))))
+    return cache
+
+
 def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
     engine = Engine(times, key, ordered=raw["ordered"], idle=raw["idle"], sweep_every=raw["sweepEvery"])
     scopes = _ScopeTable(raw["scopes"])
@@ -289,7 +319,12 @@ def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
     engine._chains._chains = {cid: _load_chain(c) for cid, c in raw["chains"].items()}
     engine._open = OrderedDict((run.run_id, run) for run in _load_runs(raw["open"], scopes))
     engine._held = {run.run_id: run for run in _load_runs(raw["held"], scopes)}
-    engine._closed = {run: _unfindings(found) or [] for run, found in raw["closed"].items()}
+    engine._closed = {}
+    for run, (state, found) in raw["closed"].items():
+        listed = engine._closed[run] = _unfindings(found) or []
+        if state not in STATES:
+            raise ValueError(f"an unknown verdict {state!r}")
+        engine._verdicts[run] = (listed, len(listed), state)  # the memo auditor.engine keeps
     engine._units = {mid: _load_unit(u, scopes) for mid, u in raw["units"].items()}
     engine._runs, engine._n, engine._lines, engine._duplicates = raw["counts"]
     engine._min_at, engine._max_at = raw["window"]

@@ -429,11 +429,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--incremental-only", action="store_true", help="measure only the resumed audit and print it"
     )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="with --incremental-only: generate the file into this directory once and reuse it "
+        "(the states are made afresh each time)",
+    )
     args = parser.parse_args(argv)
     if args.memory_only:
         return _memory_only(args.receipts)
     if args.incremental_only:
-        return _incremental_only(args.receipts, args.repeat)
+        return _incremental_only(args.receipts, args.repeat, args.keep)
     health_receipts = args.health_receipts or min(100_000, args.receipts)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -464,11 +470,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _incremental_only(receipts: int, repeat: int) -> int:
+def _incremental_only(receipts: int, repeat: int, keep: Path | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
+        work = Path(tmp) if keep is None else keep
+        info = _generated(work, receipts)
         path, tail = work / "bench.jsonl", work / "tail.jsonl"
-        info = generate(path, receipts, tail=tail, more=max(1, receipts // 100))
         result = incremental(path, tail, work, T0 + timedelta(days=30), repeat)
     print(f"| receipts | {info['receipts']:,} + 1% appended |")
     print(f"| resumed audit | {result['resumed_s']:.2f} s |")
@@ -476,6 +482,23 @@ def _incremental_only(receipts: int, repeat: int) -> int:
     print(f"| ratio resumed / full | {result['ratio']:.1%} |")
     print(f"| state file | {result['state_mb']} MB; same verdicts: {result['same_verdicts']} |")
     return 0
+
+
+def _generated(work: Path, receipts: int) -> dict[str, Any]:
+    """The generated file and its tail in `work`, made once per size: the generator is seeded, so a
+    kept file is the one it would make again. The states are always made afresh (their format and
+    content depend on the code measured)."""
+    work.mkdir(parents=True, exist_ok=True)
+    path, tail, made = work / "bench.jsonl", work / "tail.jsonl", work / "generated.json"
+    for stale in ("seed.state", "seed.state.key", "audit.state", "audit.state.key"):
+        (work / stale).unlink(missing_ok=True)
+    if made.exists() and path.exists() and tail.exists():
+        info: dict[str, Any] = json.loads(made.read_text())
+        if info.get("asked") == receipts:
+            return info
+    info = {"asked": receipts, **generate(path, receipts, tail=tail, more=max(1, receipts // 100))}
+    made.write_text(json.dumps(info))
+    return info
 
 
 def _memory_only(receipts: int) -> int:
