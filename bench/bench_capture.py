@@ -404,6 +404,16 @@ def report(args: argparse.Namespace) -> str:
         "",
         *[f"- {what}: {n}" for what, n in classified["misses"].most_common()],
     ]
+    for extra in args.log:
+        more = load_log(Path(extra))
+        got = score(more, classify_all(more))
+        parts += ["", f"Another log, `{Path(extra).name}` ({len(more)} events):", ""]
+        parts += ["| kind | precision | recall | tp | fp | fn |", "|---|---|---|---|---|---|"]
+        parts += [
+            f"| {k} | {_pct(s.precision)} | {_pct(s.recall)} | {s.tp} | {s.fp} | {s.fn} |"
+            for k, s in got["scores"].items()
+        ]
+        parts += ["", f"Candidates carrying a secret: **{got['secrets']}**."]
     for tree in args.before:
         before = score_tree(Path(tree))
         parts += ["", f"Before (`{tree}`):", "", "| kind | precision | recall |", "|---|---|---|"]
@@ -474,6 +484,13 @@ def main() -> int:
         default=[],
         metavar="PATH",
         help="another scripted conversation in the format of corpora/reconciliation.json, reported beside it",
+    )
+    parser.add_argument(
+        "--log",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="another activity log in the format of corpora/activity_log.jsonl, scored beside it",
     )
     parser.add_argument(
         "--reconciliation-only",
