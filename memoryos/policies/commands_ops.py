@@ -56,7 +56,7 @@ _DSC_APPLY = frozenset({"start-dscconfiguration", "update-dscconfiguration", "pu
 
 #: Programs whose `-n` is a dry run, also inside a cluster of short flags (`rsync -avzn`, `make -nB`).
 _DASH_N_DRY = frozenset({"rsync", "make", "gmake"})
-_SHORT_CLUSTER_N = re.compile(r"^-[A-Za-z]*n[A-Za-z]*$")
+_SHORT_CLUSTER_N = re.compile(r"^-[A-Za-z0-9]*n[A-Za-z0-9]*$")
 
 
 def rehearsal(part: Simple) -> bool:
@@ -230,12 +230,17 @@ def _device_tests(part: Simple) -> bool:
 _GODOT_EXPORTS = frozenset({"--export-release", "--export-debug", "--export-pack", "--export"})
 
 
+_SBT_BUILDS = frozenset({"assembly", "stage", "dist", "packageBin", "compile", "package"})
+
+
 def _builds(part: Simple) -> bool:
     program = part.program
     checks = (
         program in ("conda-build", "conda-mambabuild", "boa"),
         # PlatformIO compiles the firmware of each environment (`pio run -e esp32`)
         program in ("pio", "platformio") and part.sub() == "run",
+        # sbt's packaging tasks after others (`sbt clean assembly`, `sbt test:compile stage`)
+        program == "sbt" and any(w.split(":")[-1] in _SBT_BUILDS for w in part.words),
         program.startswith("godot") and any(a.split("=", 1)[0] in _GODOT_EXPORTS for a in part.args),
     )
     return any(checks)
