@@ -230,7 +230,8 @@ IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("de", r"^(?:niemals|nie|immer|keine?n?|nicht|vermeide)\b"),
         ("es", r"^(?:nunca|siempre|jamás|evita|no\s+(?:toques|uses|borres|hagas|modifiques|ejecutes))\b"),
         # "别担心" (don't worry), "不要客气" (you're welcome): a reassurance, not an order
-        ("zh", r"^(?:永远不要|绝不|(?:不要|别)(?!担心|擔心|客气|客氣|着急|急)|总是|始终|务必)"),  # no \b: CJK words are not space-delimited
+        # no \b: CJK words are not space-delimited
+        ("zh", r"^(?:永远不要|绝不|(?:不要|别)(?!担心|擔心|客气|客氣|着急|急)|总是|始终|务必)"),
     )
 )
 

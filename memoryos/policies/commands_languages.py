@@ -40,10 +40,14 @@ _RULE_WORDS = re.compile(
     _FLAGS,
 )
 #: A polite German prohibition: "lass ... keine", "mach ... keine", "verwende keine" after `bitte`.
-_GERMAN_NO = re.compile(r"^(?:lass|lasse|mach|mache|verwende|nutze|benutze|schreib\w*|füge|setz\w*)\b.*\bkeine?[nmrs]?\b", _FLAGS)
+_GERMAN_NO = re.compile(
+    r"^(?:lass|lasse|mach|mache|verwende|nutze|benutze|schreib\w*|füge|setz\w*)\b.*\bkeine?[nmrs]?\b", _FLAGS
+)
 
 #: Japanese and Chinese: a marker of time, and a request form after it.
-_CJK_FROM_NOW_ON = re.compile(r"今後|これから(?:は|も)|以後|以后|今后|從今以後|从今以后|从现在(?:开始|起)|從現在(?:開始|起)")
+_CJK_FROM_NOW_ON = re.compile(
+    r"今後|これから(?:は|も)|以後|以后|今后|從今以後|从今以后|从现在(?:开始|起)|從現在(?:開始|起)"
+)
 _CJK_REQUEST = re.compile(
     r"ください|下さい|して(?:ね|ほしい|欲しい)|すること|しないこと|禁止|してはいけません|"
     r"请|請|不要|别|別|务必|務必|必须|必須|一定要|不得|不许|不准|总是|始终|永远"

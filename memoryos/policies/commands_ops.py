@@ -271,7 +271,8 @@ def _site_sync(part: Simple) -> bool:
         return False
     source, destination = paths
     folder = source.rstrip("/*").rsplit("/", 1)[-1].lower()
-    return bool(_REMOTE_PATH.match(destination)) and not _REMOTE_PATH.match(source) and folder in _BUILD_OUTPUTS
+    local = not _REMOTE_PATH.match(source)
+    return bool(_REMOTE_PATH.match(destination)) and local and folder in _BUILD_OUTPUTS
 
 
 def _deploys(part: Simple) -> bool:

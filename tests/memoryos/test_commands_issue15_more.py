@@ -33,7 +33,7 @@ def _rule(text: str) -> bool:
         ("srun --partition debug ./run_tests.sh", "test"),
         ("mpiexec -n 16 -hostfile nodes.txt make check", "test"),
         ("sbatch --time=01:00:00 --wrap='cmake --build build -j 8'", "build"),
-        ("sbatch --wrap \"ctest --test-dir build\"", "test"),
+        ('sbatch --wrap "ctest --test-dir build"', "test"),
         ("rclone sync ./_site s3remote:docs-site --progress", "deploy"),
         ("rclone copy dist b2:static-assets/app", "deploy"),
         ("gsutil -m rsync -d -r build gs://marketing-site", "deploy"),
