@@ -32,6 +32,10 @@ _COPULA = re.compile(
     r"es|está|están|será|serán|era|hay|é|são|será|estão|há|è|sono|sarà|saranno|c['’]è)\b",
     _FLAGS,
 )
+#: The speaker first: "Ich arbeite ab jetzt remote", "Désormais je suis en vacances".
+_SPEAKER = re.compile(
+    r"^(?:ich|je|j['’]|yo|eu|io|mein|meine|mon|ma|mes|mi|mis|meu|minha|il mio|la mia)\b", _FLAGS
+)
 #: What makes a statement with a copula a rule: forbidden, required, always, never.
 _RULE_WORDS = re.compile(
     r"\b(?:verboten|pflicht|erforderlich|untersagt|immer|stets|nie|niemals|keine?[nmrs]?|"
@@ -55,12 +59,12 @@ _CJK_REQUEST = re.compile(
 #: Orders that need no marker: "〜しないでください", "必ず〜してください", "请不要", "请勿", "务必".
 _CJK_ORDER = re.compile(
     r"ないでください|ないで下さい|^必ず.*(?:ください|下さい|すること)|"
-    r"^(?:请|請)(?:不要|勿|别|別|务必|務必|始终|總是|总是|永远)|^(?:务必|務必|必须|必須|禁止)"
+    r"^(?:请|請)(?:不要|勿|别|別|务必|務必|始终|總是|总是|永远)|^(?:务必|務必)|^(?:必须|必須|禁止)(?!的|事項|事项)\S{3,}"
 )
 #: "Please don't worry", "this time only", "for now": a reassurance or a one-off.
 _CJK_NOT_STANDING = re.compile(
     r"心配しないで|気にしないで|遠慮しないで|别担心|別擔心|不要担心|不用担心|不要客气|别客气|"
-    r"今回|今日|今だけ|とりあえず|这次|這次|今天|暂时|暫時|先这样|[?？]\s*$"
+    r"今回|今日|明日|今だけ|とりあえず|这次|這次|今天|明天|暂时|暫時|先这样|[?？]\s*$"
 )
 
 
@@ -71,6 +75,8 @@ def _latin_standing(text: str) -> bool:
     rest = text[marker.end() :].strip(" ,:;—–-")
     if not re.search(r"\w", rest) and not re.search(r"\w", text[: marker.start()]):
         return False  # "Ab jetzt." alone orders nothing
+    if _SPEAKER.match(text) or _SPEAKER.match(rest):
+        return False  # "Ich arbeite ab jetzt remote": the speaker's own plans
     return not _COPULA.search(text) or bool(_RULE_WORDS.search(text))
 
 

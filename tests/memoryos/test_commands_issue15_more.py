@@ -126,6 +126,12 @@ def test_standing_rules_in_other_languages(text: str) -> None:
         "以后再说。",
         "别担心，我来处理。",
         "请不要现在重启服务器吗？",
+        "明日の打ち合わせを忘れないでください。",
+        "必须的！",
+        "Ich arbeite ab jetzt im Homeoffice.",
+        "Désormais je travaille sur le module de paiement.",
+        "A partir de ahora yo me encargo del backend.",
+        "禁止事項は特にありません。",
     ],
 )
 def test_facts_one_offs_and_reassurances_are_not_rules(text: str) -> None:
