@@ -230,6 +230,14 @@ def _device_tests(part: Simple) -> bool:
 _GODOT_EXPORTS = frozenset({"--export-release", "--export-debug", "--export-pack", "--export"})
 
 
+def _pio_clean(part: Simple) -> bool:
+    """`pio run -t clean`: the build folder removed, nothing compiled."""
+    args = part.args
+    return any(a in ("-t", "--target") and args[i + 1 : i + 2] == ("clean",) for i, a in enumerate(args)) or (
+        "--target=clean" in args
+    )
+
+
 _SBT_BUILDS = frozenset({"assembly", "stage", "dist", "packageBin", "compile", "package"})
 
 
@@ -238,7 +246,7 @@ def _builds(part: Simple) -> bool:
     checks = (
         program in ("conda-build", "conda-mambabuild", "boa"),
         # PlatformIO compiles the firmware of each environment (`pio run -e esp32`)
-        program in ("pio", "platformio") and part.sub() == "run",
+        program in ("pio", "platformio") and part.sub() == "run" and not _pio_clean(part),
         # sbt's packaging tasks after others (`sbt clean assembly`, `sbt test:compile stage`)
         program == "sbt" and any(w.split(":")[-1] in _SBT_BUILDS for w in part.words),
         program.startswith("godot") and any(a.split("=", 1)[0] in _GODOT_EXPORTS for a in part.args),

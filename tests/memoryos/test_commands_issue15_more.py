@@ -60,6 +60,7 @@ def test_fifth_corpus_families_are_recognised(command: str, kind: str) -> None:
     [
         "pio device monitor -b 115200",  # a serial console, nothing built
         "godot --editor --path game",
+        "pio run -t clean",
         "srun --pty bash -l",  # an interactive shell on a node
         "srun -N1 nvidia-smi",
         "mpirun -np 4 ./simulate input.nml",
