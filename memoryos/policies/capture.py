@@ -223,13 +223,15 @@ IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "fr",
             r"^(?:jamais|toujours|évite[rz]?|interdiction de|"
-            r"n['’]\w+\s+(?:jamais|pas)|ne\s+(?:\w+\s+)?(?:jamais|pas)|désormais|à l['’]avenir)\b",
+            r"n['’]\w+\s+(?:jamais|pas)|ne\s+(?:\w+\s+)?(?:jamais|pas))\b",
         ),
         # a condition or a heading before the order: "Whenever you bump the version, ...", "Rule: ..."
         ("en", r"^(?:whenever\b[^,]+,|(?:\w+\s+){0,1}rules?\b[^:]{0,40}:)"),
         ("de", r"^(?:niemals|nie|immer|keine?n?|nicht|vermeide)\b"),
         ("es", r"^(?:nunca|siempre|jamás|evita|no\s+(?:toques|uses|borres|hagas|modifiques|ejecutes))\b"),
-        ("zh", r"^(?:永远不要|绝不|不要|别|总是|始终|务必)"),  # no \b: CJK words are not space-delimited
+        # "别担心" (don't worry), "不要客气" (you're welcome): a reassurance, not an order
+        # no \b: CJK words are not space-delimited
+        ("zh", r"^(?:永远不要|绝不|(?:不要|别)(?!担心|擔心|客气|客氣|着急|急)|总是|始终|务必)"),
     )
 )
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from memoryos.policies import commands_languages as languages
+
 _FLAGS = re.IGNORECASE
 
 #: Words that make a sentence about every occasion, not this one.
@@ -207,11 +209,15 @@ _SPEAKER = re.compile(
 def polite_standing(text: str) -> bool:
     """True when a request said politely (`please`, `bitte`, `por favor`) carries an "always" or
     "never" anywhere (the caller has taken the marker off and vetoed one-offs and questions)."""
-    return not _SPEAKER.match(text) and bool(_ALWAYS.search(text))
+    if _SPEAKER.match(text):
+        return False
+    return bool(_ALWAYS.search(text)) or languages.polite_prohibition(text)
 
 
 def obligation(text: str) -> bool:
     """True when `text` states a standing obligation (see the module's docstring)."""
+    if languages.foreign_standing(text):
+        return True
     if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
         return True
     if _HOUSE_HABIT.match(text) or _KEEP_OUT.match(text) or _ADVERB_ORDER.match(text):

@@ -54,8 +54,16 @@ _CONVERGING_PAIRS = frozenset(
 _DSC_APPLY = frozenset({"start-dscconfiguration", "update-dscconfiguration", "publish-dscconfiguration"})
 
 
+#: Programs whose `-n` is a dry run, also inside a cluster of short flags (`rsync -avzn`, `make -nB`).
+_DASH_N_DRY = frozenset({"rsync", "make", "gmake"})
+_SHORT_CLUSTER_N = re.compile(r"^-[A-Za-z0-9]*n[A-Za-z0-9]*$")
+
+
 def rehearsal(part: Simple) -> bool:
-    """A configuration run in its rehearsal mode: Salt's `test=True`, Chef's `--why-run`/`-W`."""
+    """A rehearsal: Salt's `test=True`, Chef's `--why-run`/`-W`, rsync's and make's `-n` wherever it
+    stands among combined short flags."""
+    if part.program in _DASH_N_DRY and any(_SHORT_CLUSTER_N.match(a) for a in part.args):
+        return True
     if part.program in _SALT and any(a.lower() in ("test=true", "test=1") for a in part.args):
         return True
     if part.program == "pyinfra" and "--dry" in part.args:
@@ -134,6 +142,10 @@ def _publishes(part: Simple) -> bool:
         program == "ansible-galaxy" and "publish" in words[:2],
         program == "gcloud" and sub == "artifacts" and "upload" in words[:4],
         program == "altool" and any(a in ("--upload-app", "--upload-package") for a in part.args),
+        # Hackage: `cabal upload` sends a candidate unless `--publish`; `stack upload` publishes
+        # unless `--candidate`
+        program == "cabal" and sub == "upload" and ("--publish" in part.args or "-p" in part.args),
+        program == "stack" and sub == "upload" and "--candidate" not in part.args,
     )
     return any(checks)
 
@@ -214,12 +226,65 @@ def _device_tests(part: Simple) -> bool:
     return part.program == "flutter" and part.sub() == "drive"
 
 
+#: Godot's headless exports write a game's release or debug build (`godot --export-release Web`).
+_GODOT_EXPORTS = frozenset({"--export-release", "--export-debug", "--export-pack", "--export"})
+
+
+def _pio_clean(part: Simple) -> bool:
+    """`pio run -t clean`: the build folder removed, nothing compiled."""
+    args = part.args
+    return any(a in ("-t", "--target") and args[i + 1 : i + 2] == ("clean",) for i, a in enumerate(args)) or (
+        "--target=clean" in args
+    )
+
+
+_SBT_BUILDS = frozenset({"assembly", "stage", "dist", "packageBin", "compile", "package"})
+
+
 def _builds(part: Simple) -> bool:
-    return part.program in ("conda-build", "conda-mambabuild", "boa")
+    program = part.program
+    checks = (
+        program in ("conda-build", "conda-mambabuild", "boa"),
+        # PlatformIO compiles the firmware of each environment (`pio run -e esp32`)
+        program in ("pio", "platformio") and part.sub() == "run" and not _pio_clean(part),
+        # sbt's packaging tasks after others (`sbt clean assembly`, `sbt test:compile stage`)
+        program == "sbt" and any(w.split(":")[-1] in _SBT_BUILDS for w in part.words),
+        program.startswith("godot") and any(a.split("=", 1)[0] in _GODOT_EXPORTS for a in part.args),
+    )
+    return any(checks)
+
+
+def _db_shell(part: Simple) -> bool:
+    """Framework CLIs that open the project's database shell: `wp db cli`, `php artisan db` (never
+    `artisan db:seed` or `wp db export`, which run a task against it)."""
+    words = part.words
+    if part.program == "artisan" or (part.program == "php" and words[:1] == ("artisan",)):
+        return words[1 if part.program == "php" else 0 :][:1] == ("db",)
+    return part.program == "wp" and words[:2] == ("db", "cli")
+
+
+#: The folders a static site generator or a bundler writes its output to.
+_BUILD_OUTPUTS = frozenset(
+    "dist build public out _site site www html _build storybook-static .output output".split()
+)
+_RCLONE_COPIES = frozenset({"sync", "copy", "copyto", "move"})
+_REMOTE_PATH = re.compile(r"^[A-Za-z0-9][\w.-]+:")  # `name:path`; a drive letter `C:` is one character
+
+
+def _site_sync(part: Simple) -> bool:
+    """`rclone sync dist/ r2:site`: a build's output folder copied to a remote's bucket is a deploy of
+    the site (a copy of other local files to a remote is a backup, one from a remote a download)."""
+    paths = part.words[1:]
+    if part.program != "rclone" or part.sub() not in _RCLONE_COPIES or len(paths) != 2:
+        return False
+    source, destination = paths
+    folder = source.rstrip("/*").rsplit("/", 1)[-1].lower()
+    local = not _REMOTE_PATH.match(source)
+    return bool(_REMOTE_PATH.match(destination)) and local and folder in _BUILD_OUTPUTS
 
 
 def _deploys(part: Simple) -> bool:
-    return _config_run(part) or _platform_deploy(part) or part.program in _DSC_APPLY
+    return _config_run(part) or _platform_deploy(part) or part.program in _DSC_APPLY or _site_sync(part)
 
 
 #: Each kind with the test that says a command is of it, the most telling first.
@@ -228,6 +293,7 @@ _KINDS: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
     ("publish", _publishes),
     ("test", _device_tests),
     ("build", _builds),
+    ("db_connect", _db_shell),
     ("auth", _remote_fanout),
 )
 

@@ -225,7 +225,49 @@ def _unwrap_once(words: list[str]) -> list[str]:
     if len(words) > 2 and program.startswith("python") and words[1] == "-m" and words[2] not in PY_TOOLS:
         return words[2:]  # `python -m twine upload` is twine's
     inner = _container_inner(words) or _runner_inner(words) or _workspace_selected(program, words)
+    inner = inner or _hpc_inner(words)
     return inner if inner else words
+
+
+#: HPC launchers that run the command named after their options on allocated nodes.
+HPC_LAUNCHERS = frozenset({"srun", "mpirun", "mpiexec", "ibrun", "aprun", "jsrun", "salloc"})
+#: Their options that take no value (every other `-x` or `-np` takes the next word).
+_HPC_BOOLEAN = frozenset(
+    "-l -v -u -K -E -Q -X -Z -O -s -h -H -k -I --pty --exclusive --overcommit --oversubscribe "
+    "--allow-run-as-root --label --unbuffered --verbose --quiet -q --immediate --bind-to-core".split()
+)
+_HPC_VALUED_LONG = frozenset(
+    "--partition --ntasks --nodes --time --account --job-name --gres --gpus --mem --cpus-per-task "
+    "--output --error --qos --constraint --nodelist --hostfile --host --map-by --bind-to".split()
+)
+
+
+def _hpc_inner(words: list[str]) -> list[str] | None:
+    """`srun -n 4 make test`, `mpirun -np 8 ./run_tests`: the command the launcher runs."""
+    if base(words[0]) not in HPC_LAUNCHERS:
+        return None
+    index = 1
+    while index < len(words) and words[index].startswith("-"):
+        word = words[index]
+        if word == "--":
+            index += 1
+            break
+        short = not word.startswith("--") and word not in _HPC_BOOLEAN
+        valued = "=" not in word and (short or word in _HPC_VALUED_LONG)
+        index += 2 if valued else 1
+    return words[index:] or None
+
+
+def hpc_wrapped(words: Sequence[str]) -> str | None:
+    """The command string `sbatch --wrap="pytest tests"` submits, to read again."""
+    if not words or base(words[0]) != "sbatch":
+        return None
+    for index, word in enumerate(words):
+        if word.startswith("--wrap="):
+            return word.split("=", 1)[1] or None
+        if word == "--wrap" and index + 1 < len(words):
+            return words[index + 1]
+    return None
 
 
 def unwrap(words: list[str]) -> list[str]:
@@ -246,6 +288,8 @@ def shell_payload(words: Sequence[str]) -> str | list[str] | None:
     if not words:
         return None
     program = base(words[0])
+    if program == "sbatch":
+        return hpc_wrapped(words)
     if program in SHELLS:
         lowered = [w.lower() for w in words]
         for mark in _SHELL_COMMAND:

@@ -64,7 +64,7 @@ PUBLISH_WORDS = _set("publish push upload")
 PLATFORMS = _set(
     "fly flyctl firebase netlify serverless sls cdk cdktf sam eb wrangler kamal cap mina dokku skaffold "
     "gcloud vercel railway heroku amplify zappa chalice copilot waypoint convox dep shipit azd swa "
-    "garden devspace werf ecspresso lambroll apex deta render okteto architect koyeb now"
+    "garden devspace werf ecspresso lambroll apex deta render okteto architect koyeb now sst"
 )
 #: Programs that deploy whatever their arguments: running them is the deploy.
 DEPLOY_PROGRAMS = _set("ansible-playbook kamal dokku mina cap capistrano surge ecs-deploy msdeploy")
