@@ -509,18 +509,7 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
             if value is not None:
                 found.setdefault(f"fact:{subject}", value)
                 break
-    for read in (
-        milestone,
-        _event_date,
-        _shift,
-        _car,
-        _drink,
-        _learning,
-        _pet,
-        _reply_format,
-        _schedule,
-        _club,
-    ):
+    for read in TYPED_READERS:
         typed = read(sentence)
         if typed is not None:
             found.setdefault(*typed)
