@@ -106,7 +106,7 @@ class PgOutbox:
 
     def lines(self, after_seq: int = 0) -> Iterator[Line]:
         for seq, raw in self.raw_rows(after_seq):
-            yield parse_line(raw, self.source, seq) or Line(self.source, seq, None, "empty outbox row")
+            yield self._line(seq, raw)
 
     def last(self) -> Line | None:
         rows = self._rows("SELECT seq, body FROM receipt_outbox ORDER BY seq DESC LIMIT 1")
@@ -142,7 +142,10 @@ def pg_outbox(url: str) -> Iterator[PgOutbox]:
     except psycopg.Error as exc:
         raise OSError(f"cannot connect to {_where(url)} ({type(exc).__name__})") from None
     try:
-        conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        except psycopg.Error as exc:  # the backend lost right after connecting
+            raise OSError(f"cannot read {_where(url)} ({type(exc).__name__})") from None
         yield PgOutbox(conn, _where(url))
     finally:
         conn.close()

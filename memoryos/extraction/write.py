@@ -148,9 +148,10 @@ def _checked(
             log.info("proposal_refused", reason="add_of_a_known_key")
             return None
         return reconcile.Outcome("add", key, None, "model")
-    target = next((k for k in known if k.ref == proposal.target), None)
-    if target is None or target.key is None:
-        log.info("proposal_refused", reason="target_not_live")
+    target = next((k for k in known if k.ref == proposal.target and k.key is not None), None)
+    # a keyed item changes only its own subject's record: a home is no employer's new version
+    if target is None or target.key is None or item.subject not in (None, target.key):
+        log.info("proposal_refused", reason="target_not_live" if target is None else "another_subject")
         return None
     return reconcile.Outcome(proposal.action, target.key, target, "model")
 

@@ -44,9 +44,9 @@ from receipts import ReceiptError
 #: The advisory lock key under which a store's migrations run (any constant: one per database).
 MIGRATION_LOCK = 0x6D656D6F7279
 KEY_BYTES = 32
-RECONNECT_S = 2.0
+RECONNECT_S = 2.0  # see ConnectionPool(reconnect_timeout=) below
 CONTENTION_WEIGHT = 0.2  # of the latest optimistic seal in the running estimate of contention
-PROBE_EVERY = 16  # see ConnectionPool(reconnect_timeout=) below
+PROBE_EVERY = 16  # under contention, every 16th write still tries the optimistic seal
 #: Tables an erasure touches: VACUUMed after it so the dead tuples holding erased text go now.
 ERASED_TABLES = ("units", "unit_sources", "search_postings", "search_terms", "page_notes", "candidates")
 
@@ -172,6 +172,8 @@ class PostgresStore(PostgresSearch, Store):
         if isinstance(conn, Marked):
             with suppress(psycopg.Error):  # what was still queued failed with the transaction:
                 conn.leave()  # it is rolled back below
+            if conn.returned:  # a failed replacement: the broken connection is back in the pool
+                return
         if not raw.closed and raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             try:
                 raw.execute("ROLLBACK")
@@ -188,7 +190,9 @@ class PostgresStore(PostgresSearch, Store):
         transaction): only bookkeeping that describes reads uses it."""
         with self._translated():
             lazy = not durable and self._durability == "full"
-            conn = self._pipelined("BEGIN", *(["SET LOCAL synchronous_commit = off"] if lazy else []))
+            # READ COMMITTED whatever the role's default: the optimistic seal and the lock order rely on it
+            begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
+            conn = self._pipelined(begin, *(["SET LOCAL synchronous_commit = off"] if lazy else []))
             try:
                 tx = PostgresTransaction(
                     conn, self.chain_id, self.key, self._clock, writing=True, optimistic=self._optimistic()

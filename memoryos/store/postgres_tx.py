@@ -95,6 +95,7 @@ class Marked:
 
     def __init__(self, raw: psycopg.Connection[Any], reconnect: Reconnect | None = None) -> None:
         self.raw = raw
+        self.returned = False  # `raw` went back to the pool while it was being replaced
         self._reconnect = reconnect
         self._stack: ExitStack | None = None
         self._pipe: psycopg.Pipeline | None = None
@@ -226,7 +227,9 @@ class Marked:
     def _replay(self, batch: Sequence[Sent]) -> None:
         """The first batch again on a new connection (the broken one's transaction died with it)."""
         assert self._reconnect is not None
+        self.returned = True  # the reconnect hands the broken one back first: never return it twice
         self.raw = self._reconnect(self.raw)
+        self.returned = False
         self._enter()
         for sent in batch:
             self._send(sent)

@@ -197,3 +197,11 @@ class TestTheChecks:
         assert _checked(proposed, "semantic", [SFO, EDITOR]) == Outcome(
             "reinforce", SFO.key or "", SFO, "model"
         )
+
+    def test_a_target_of_another_subject_is_refused(self) -> None:
+        """A keyed item updates or reinforces only its own subject's record: a home airport is no
+        new version of the favourite editor, however the model answers."""
+        assert ITEM.subject == KEY and EDITOR.key != KEY
+        for action in ("update", "reinforce"):
+            proposed = propose.Proposed(**vars(ITEM), proposal=propose.Proposal(action, EDITOR.ref))
+            assert _checked(proposed, "semantic", [SFO, EDITOR]) is None

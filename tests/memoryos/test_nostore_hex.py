@@ -84,6 +84,8 @@ def test_the_writers_turn_is_stored_not_rejected(tmp_path: Path) -> None:
     with memoryos.open(tmp_path / "memory.db") as mem:
         for text in FOUND_IN_THE_WRITERS_SHAPE:
             mem.remember(scope, text)
+        found = {hit.text for hit in mem.recall(scope, "writer turn pid", k=50).hits}
+    assert found == set(FOUND_IN_THE_WRITERS_SHAPE)  # every turn kept, none redacted
 
 
 @pytest.mark.parametrize(
