@@ -151,7 +151,7 @@ def proposed(
     asked = [i for i, item in enumerate(items) if item.keyed]
     if not asked:
         return list(items)
-    decided = [_decided(items[i], known) for i in asked]
+    decided = [rules_decision(items[i], known) for i in asked]
     offers = [offered(items[i], known, d) for i, d in zip(asked, decided, strict=True)]
     try:
         answer = client.chat(messages([items[i] for i in asked], offers, decided))
@@ -171,7 +171,8 @@ def proposed(
 _FIELDS = tuple(Distilled.__dataclass_fields__)
 
 
-def _decided(item: Distilled, known: Sequence[reconcile.Known]) -> reconcile.Outcome:
+def rules_decision(item: Distilled, known: Sequence[reconcile.Known]) -> reconcile.Outcome:
+    """What the rules decide for `item` among `known` (the suggestion the model is shown)."""
     return reconcile.decide(
         item.kind or "semantic",
         item.subject,

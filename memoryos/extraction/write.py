@@ -15,8 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from memoryos.extraction import reconcile
-from memoryos.extraction.handlers import semantic_value
-from memoryos.extraction.propose import Proposed, known_units, known_view, subject_unit
+from memoryos.extraction.propose import Proposed, known_units, known_view, rules_decision, subject_unit
 from memoryos.logs import get_logger
 from memoryos.policies.distill import Distilled, content_hash
 from memoryos.store.base import Transaction
@@ -54,15 +53,7 @@ class TypedWriter:
         kind = item.kind or "semantic"
         known = self.known(item.subject)
         views = [known_view(u) for u in known.values()]
-        decided = reconcile.decide(
-            kind,
-            item.subject,
-            item.body,
-            views,
-            value_of=semantic_value,
-            user=item.list_name != "assistant_knowledge",
-            turns=item.source_ids,
-        )
+        decided = rules_decision(item, views)
         # The model was asked before this pass wrote anything: a record this pass wrote (an earlier
         # turn of the same snapshot) was never offered to it, so the rules decide about it.
         fresh = decided.match is not None and known[decided.match.ref].run_id == self.run_id
