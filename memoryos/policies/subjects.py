@@ -288,9 +288,20 @@ _HEARSAY = re.compile(
 )
 
 
+def _hearsay(match: re.Match[str], sentence: str) -> bool:
+    """Whether what precedes `match` makes it someone else's claim or a hypothesis."""
+    return _HEARSAY.search(sentence[: match.start()]) is not None
+
+
+def _stated(pattern: re.Pattern[str], sentence: str) -> re.Match[str] | None:
+    """The first match of `pattern` that the speaker states (not hearsay)."""
+    match = pattern.search(sentence)
+    return None if match is None or _hearsay(match, sentence) else match
+
+
 def _profile_value(subject: str, match: re.Match[str], sentence: str) -> str | None:
     value = next((v for name, v in match.groupdict().items() if name.startswith("v") and v), None)
-    if value is None or _HEARSAY.search(sentence[: match.start()]):
+    if value is None or _hearsay(match, sentence):
         return None
     if match.groupdict().get("bare") and not _FIRST_PERSON.search(sentence[: match.start()]):
         return None  # ", based in X" is the speaker's home only in a sentence about the speaker
@@ -407,8 +418,8 @@ _CLUB = re.compile(
 
 
 def _club(sentence: str) -> tuple[str, str] | None:
-    match = _CLUB.search(sentence)
-    if match is None or _HEARSAY.search(sentence[: match.start()]):
+    match = _stated(_CLUB, sentence)
+    if match is None:
         return None
     return f"fact:{slug(match.group('a'))}-group", match.group("v").lower()
 
@@ -421,15 +432,15 @@ def _reply_format(sentence: str) -> tuple[str, str] | None:
 def _schedule(sentence: str) -> tuple[str, str] | None:
     for shape in _SCHEDULE:
         match = shape.search(sentence)
-        if match is not None and not _HEARSAY.search(sentence[: match.start()]):
+        if match is not None and not _hearsay(match, sentence):
             days = " and ".join(d.lower().rstrip("s") for d in re.findall(_WEEKDAY, match.group("d")))
             return f"fact:{slug(match.group('a'))}-schedule", days
     return None
 
 
 def _learning(sentence: str) -> tuple[str, str] | None:
-    match = _LEARNING.search(sentence)
-    if match is None or _HEARSAY.search(sentence[: match.start()]):
+    match = _stated(_LEARNING, sentence)
+    if match is None:
         return None
     return "fact:learning-language", match.group("v")
 
@@ -445,15 +456,15 @@ def _pet(sentence: str) -> tuple[str, str] | None:
 
 
 def _car(sentence: str) -> tuple[str, str] | None:
-    match = _CAR.search(sentence)
-    if match is None or _HEARSAY.search(sentence[: match.start()]):
+    match = _stated(_CAR, sentence)
+    if match is None:
         return None
     return "fact:car", match.group("v")
 
 
 def _drink(sentence: str) -> tuple[str, str] | None:
     match = _HABIT_DRINK.search(sentence) or _SWITCHED_DRINK.search(sentence)
-    if match is None or _HEARSAY.search(sentence[: match.start()]):
+    if match is None or _hearsay(match, sentence):
         return None
     return "fact:drink", match.group("v").lower()
 
@@ -462,14 +473,14 @@ def _allergies(sentence: str) -> list[tuple[str, str]]:
     found = []
     for match in _ALLERGY.finditer(sentence):
         value = match.group("v") or match.group("v2")
-        if not _HEARSAY.search(sentence[: match.start()]):
+        if not _hearsay(match, sentence):
             found.append((f"fact:allergy-{slug(value)}", value.lower()))
     return found
 
 
 def _event_date(sentence: str) -> tuple[str, str] | None:
     event, date = _EVENT.search(sentence), DATE.search(sentence)
-    if event is None or date is None or _HEARSAY.search(sentence[: event.start()]):
+    if event is None or date is None or _hearsay(event, sentence):
         return None
     if _OTHERS.search(sentence[: event.start()]):
         return None
