@@ -47,7 +47,7 @@ from typing import Any
 import orjson
 import psycopg
 from bench_core import bench_clock, percentile, sentence, timed
-from bench_postgres import DEFAULT_SERVER, database, raw_connection, raw_insert, server_version
+from bench_postgres import DEFAULT_SERVER, database, publish, raw_connection, raw_insert, server_version
 from pg_scaleout import KINDS, child, load, run_scaleout, scaleout_lines
 
 import memoryos
@@ -609,14 +609,7 @@ def main() -> None:
         run_sizes(args, results)
     if args.scaleout:
         run_scaleout(args, results)
-    text = report(results, args)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    if args.json:
-        Path(args.json).write_bytes(
-            orjson.dumps(results, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
-        )
+    publish(report(results, args), results, args)
 
 
 if __name__ == "__main__":

@@ -506,6 +506,17 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
+def publish(text: str, results: dict[str, Any], args: argparse.Namespace) -> None:
+    """Print the report; write it to --out and every figure to --json when given ('' skips)."""
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    if args.json:
+        Path(args.json).write_bytes(
+            orjson.dumps(results, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -541,14 +552,7 @@ def main() -> None:
     for section, runner in RUNNERS.items():
         if section in args.only:
             runner(args, results)
-    text = report(results, args)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    if args.json:
-        Path(args.json).write_bytes(
-            orjson.dumps(results, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
-        )
+    publish(report(results, args), results, args)
 
 
 if __name__ == "__main__":
