@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from dataclasses import dataclass
 from typing import Literal
 
@@ -81,7 +82,7 @@ class Known:
     turns: tuple[str, ...] = ()  # the turns it was read from: a turn never restates its own fact
     list_name: str = ""
 
-    @property
+    @cached_property  # asked once per item matched against it: read the tables once per record
     def value(self) -> str | None:
         """Its value as the subject tables read it, if they do."""
         return dict(profile_facts(self.body)).get(self.key or "")
