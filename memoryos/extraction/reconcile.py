@@ -46,8 +46,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import cached_property
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from memoryos.policies import mentions
