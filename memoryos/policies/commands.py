@@ -14,6 +14,7 @@ import re
 import shlex
 from collections.abc import Callable, Sequence
 
+from memoryos.policies import commands_ecosystems as ecosystems
 from memoryos.policies import commands_ops as ops
 from memoryos.policies import commands_shell as shell
 from memoryos.policies import commands_targets as targets
@@ -164,7 +165,7 @@ def parts(command: str, depth: int = 0) -> list[Simple]:
             found.extend(parts(words[0], depth + 1))
         elif words:
             program, script = program_of(words[0])
-            found.append(Simple(program, tuple(words[1:]), script or payload is not None))
+            found.append(Simple(program, tuple(words[1:]), script or payload is not None, words[0]))
     return found
 
 
@@ -213,7 +214,10 @@ def is_read(part: Simple) -> bool:
     if cmdlet is not None and cmdlet[0] in vocab.PS_READ_VERBS and part.program not in vocab.PS_CMDLETS:
         return True
     reads = READ_SUBCOMMANDS.get(part.program)
-    return reads is not None and (part.sub() in reads or not part.words)
+    if reads is not None and (part.sub() in reads or not part.words):
+        return True
+    # `<tool> deploy status`, `<tool> releases list`: a read verb in any tool's subcommand path
+    return part.program not in _TASK_RUNNERS and not part.script and ecosystems.path_read(part)
 
 
 _DRY_RUN = re.compile(
@@ -604,7 +608,10 @@ def kind_of(part: Simple) -> str | None:
     if is_read(part) or is_rehearsal(part):
         return None
     found = next((kind for kind, applies in KINDS if applies(part)), None)
-    return found or ops.kind(part, task_kind)  # configuration runs, pipelines, mobile, fan-out shells
+    found = found or ops.kind(part, task_kind)  # configuration runs, pipelines, mobile, fan-out shells
+    if found is not None or part.program in _TASK_RUNNERS or part.program in ops.OWN_WORDS:
+        return found  # a task runner's words are task names, judged above
+    return ecosystems.kind(part)  # an unknown tool, by the shape of its words
 
 
 def command_kind(command: str) -> str | None:

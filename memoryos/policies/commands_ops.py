@@ -184,6 +184,8 @@ def xcode_read(part: Simple) -> bool:
 
 
 _GRADLE = frozenset({"gradle", "gradlew"})
+#: Programs whose every word this module judges (tasks, lanes): no other reading applies.
+OWN_WORDS = _GRADLE | {"fastlane", "cabal", "stack"}  # Hackage's candidate uploads are not publishes
 _GRADLE_TEST = re.compile(r"(?:Test|Tests|Check)$")
 _ORDER = ("deploy", "publish", "test", "build")
 

@@ -1,0 +1,427 @@
+"""What a command is when no table of `commands` names its program: judged by its shape, the way a
+reader who has never seen the tool would judge it. Pure functions over `Simple`.
+
+Every CLI says what it does in the same places: the verbs of its subcommand path (`<tool> deploy`,
+`<tool> app rollout`, `<tool> db:migrate`, `<tool> hex.publish`, `<tool> BuildCookRun`), the
+destination it writes to (a bucket URL, a database URL), where its script lives (`tests/`), a flag
+that names production (`--target prod`). So an unknown tool's first verb decides, a read verb
+anywhere in its path makes it a read (`<tool> deploy status`, `<tool> releases list`), and a few
+families whose verbs say nothing (flashers, migration tools, workflow engines, dump tools) are
+named here from what each does, never from a corpus line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memoryos.policies import commands_vocab as vocab
+from memoryos.policies.commands_targets import Simple
+
+
+def _set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# -- verbs ---------------------------------------------------------------------------------------
+
+#: A verb of a subcommand path and the kind of action it starts, in any tool.
+VERBS: dict[str, str] = {
+    **dict.fromkeys("deploy deploys redeploy rollout ship promote rollback converge provision".split(), "deploy"),
+    **dict.fromkeys("flash apply".split(), "deploy"),
+    **dict.fromkeys("publish release upload push".split(), "publish"),
+    **dict.fromkeys("login signin logon authenticate connect ssh".split(), "auth"),
+    **dict.fromkeys("test tests e2e unittest runtests spec specs".split(), "test"),
+    **dict.fromkeys("build compile assemble package archive bundle zigbuild rebuild".split(), "build"),
+}
+#: Verbs that only look (a tool's `status`, `logs`, `list-deployments`): anywhere in the path they
+#: make the command a read, whatever verb came before (`<tool> deploy status`, `<tool> releases ls`).
+READ_VERBS = _set(
+    "list ls get describe show status logs log history info inspect view diff plan validate whoami "
+    "version help search explain outdated events tail watch preview template doctor print cat find "
+    "wait browse open current config env printenv ps top"
+)
+#: Verbs after which the words are arguments (`<tool> install deploy-helper`), or that act on the
+#: tool's own setup, not on a target (`create`, `init`, `delete`, `remove`, `cancel`).
+STOP_VERBS = _set(
+    "install i add remove rm uninstall delete destroy cancel abort init new create clean clear "
+    "generate gen scaffold download pull fetch clone checkout import edit set unset rename update "
+    "upgrade logout signout revoke disconnect stop kill pause suspend resume completion"
+)
+#: A compound verb starting with a read verb is a read (`list-deployments`, `get-release`), unless
+#: it fetches a login (`get-login-password`, `get-credentials`, `get-token`).
+_READ_COMPOUND_EXCEPT = re.compile(r"^get-(?:login|credentials|token|kubeconfig)")
+#: Programs whose words are someone else's: version control (`git push` is not a publish), a remote
+#: shell's remote command, an HTTP client's URL, a container's image and command.
+NOT_GENERIC = _set(
+    "git hg svn bzr fossil darcs pijul jj sl quilt stg guilt repo tig lazygit gh glab hub "
+    "curl wget http https xh httpie ssh mosh sftp plink autossh telnet nc ncat socat "
+    "docker podman nerdctl finch kubectl oc aws gcloud az brew apt apt-get yum dnf zypper pacman apk "
+    "choco winget scoop snap flatpak port nix-env pip pip3 pipx npm yarn pnpm bun conda mamba micromamba "
+    "systemctl service launchctl journalctl crontab tmux screen kill pkill killall "
+    "rustup asdf mise nvm pyenv rbenv sdk"
+)
+#: Programs whose words a read verb never turns into a read: a remote shell's remote command, a
+#: database shell's query (`redis-cli -h cache info` connects), version control's own tables.
+NOT_PATH_READ = NOT_GENERIC - _set("docker podman nerdctl finch aws gcloud az") | _set(
+    "ssh mosh sftp psql mysql mariadb redis-cli valkey-cli mongosh mongo cqlsh sqlcmd clickhouse-client "
+    "snowsql sqlplus cockroach bq nodetool salt salt-ssh pssh pdsh clush ansible"
+) | vocab.DB_PROGRAMS | vocab.AUTH_PROGRAMS
+_FILE = re.compile(
+    r"\.(?:py|js|mjs|cjs|ts|tsx|rb|php|pl|sh|ps1|bat|cmd|ya?ml|json|toml|ini|cfg|conf|xml|txt|csv|"
+    r"sql|tf|tfvars|hcl|nomad|nf|smk|cwl|wdl|zip|tar|gz|tgz|whl|jar|war|apk|aab|ipa|bin|hex|elf|uf2|"
+    r"img|iso|md|html?|lock|env|pem|key|crt|R|jl|lua|exs?|dll|exe|so|dylib|csproj|sln|proj|vdf)$",
+    re.IGNORECASE,
+)
+_PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[.:_+-][A-Za-z0-9]+)*$")
+
+
+def _tokens(word: str) -> list[str]:
+    """`db:migrate` is (db, migrate), `hex.publish` (hex, publish), `deploy-prod` (deploy, prod),
+    `BuildCookRun` (build, cook, run), `write_flash` (write, flash)."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", word)
+    return [t for t in re.split(r"[\s.:_+-]+", spaced.lower()) if t]
+
+
+def path_words(part: Simple, limit: int = 4) -> list[str]:
+    """The words of the subcommand path: the arguments before the first one that is a file, a path,
+    a URL or a value. A word right after a flag is taken for the flag's value (`--preset release`,
+    `--alias search-ap`): global options before a subcommand mostly take one."""
+    out: list[str] = []
+    after_flag = False
+    for arg in part.args:
+        if arg == "--":
+            break
+        if arg.startswith(("-", "/")) and len(arg) > 1 and not arg.startswith("//"):
+            after_flag = "=" not in arg and arg.startswith("-")
+            continue
+        if after_flag:
+            after_flag = False
+            continue
+        if not _PLAIN.match(arg) or _FILE.search(arg):
+            break
+        out.append(arg)
+        if len(out) == limit:
+            break
+    return out
+
+
+def _verb(tokens: list[str]) -> tuple[str, str] | None:
+    """The first verb among a word's tokens and its role: ("read", ...), ("stop", ...) or a kind;
+    a verb said to act locally (`publishToMavenLocal`, `deploy-local`) is a stop."""
+    if "local" in tokens:
+        return ("stop", "local")
+    for token in tokens:
+        if token in READ_VERBS:
+            return ("read", token)
+        if token in STOP_VERBS:
+            return ("stop", token)
+        if token in VERBS:
+            return (VERBS[token], token)
+    return None
+
+
+def _read_word(word: str) -> bool:
+    """`status`, `list-deployments` (a read verb first in a hyphenated verb), `apps:list` (a read
+    verb last in a namespaced one); never `get-login-password` or `get-credentials`."""
+    lowered = word.lower()
+    if lowered in READ_VERBS:
+        return True
+    if _READ_COMPOUND_EXCEPT.match(lowered):
+        return False
+    head, _, tail = lowered.partition("-")
+    spaces = re.split(r"[:.]", lowered)
+    return (bool(tail) and head in _READ_HEADS) or (len(spaces) > 1 and spaces[-1] in READ_VERBS)
+
+
+#: Read verbs that open a hyphenated verb (`list-deployments`, `describe-stacks`); `config-zip` or
+#: `events-api` are not reads.
+_READ_HEADS = _set("list get describe show view inspect print")
+
+
+def path_read(part: Simple) -> bool:
+    """A read verb anywhere in the subcommand path (`<tool> deploy status`, `<tool> releases list`,
+    `<tool> describe-stacks`, `<tool> apps:list`): the command only looks, whatever it looks at.
+    A read verb that names what an action then runs is not one (`bolt plan run`)."""
+    if part.program in NOT_PATH_READ:
+        return False
+    words = path_words(part)
+    acted = False  # after an action verb a word may be a name (`sync search`): only a clear read counts
+    for index, word in enumerate(words):
+        if _read_word(word) and (not acted or word.lower() in _CLEAR_READS):
+            following = words[index + 1].lower() if index + 1 < len(words) else ""
+            return following not in _RUNS
+        found = _verb(_tokens(word))
+        if found is not None and found[0] == "stop":
+            return False  # a stop verb's arguments follow: `upgrade search ./chart`
+        acted = acted or found is not None
+    return False
+
+
+#: Reads after an action word make it a noun: `bundle validate`, `release list`, `deploy status`.
+_CLEAR_READS = _set("list ls status history validate describe diff plan get show inspect")
+
+
+_RUNS = _set("run execute apply deploy start trigger")
+
+
+def verb_kind(part: Simple) -> str | None:
+    """The kind the first verb of the subcommand path names (`<tool> deploy`, `<tool> app rollout
+    restart`, `<tool> db:migrate`, `<tool> hex.publish`), None when a read or a stop verb comes
+    first or no verb is there."""
+    if part.program in NOT_GENERIC:
+        return None
+    kinds = []
+    for word in path_words(part):
+        found = _verb(_tokens(word))
+        if found is not None and found[0] in ("read", "stop"):
+            break
+        if found is not None:
+            kinds.append(found[0])
+    return min(kinds, key=_ORDER.index) if kinds else None
+
+
+#: The most telling verb of a path wins: `<tool> bundle deploy` deploys what it bundled.
+_ORDER = ("deploy", "publish", "test", "build", "auth")
+
+
+# -- production flags ------------------------------------------------------------------------------
+
+_PROD = re.compile(r"^(?:prod|production|live|prd)(?:[-_]\w+)?$", re.IGNORECASE)
+_ENV_FLAGS = frozenset(
+    "--env -e --environment --stage -s --target -t --profile --context --cluster --tier".split()
+)
+#: Verbs that converge something to a named environment when one is given (`<tool> up --env prod`,
+#: `<tool> sync production`, `rails db:migrate` against production): a framework's migration on a
+#: developer's database is housekeeping, on production a deploy of the schema.
+_TO_ENVIRONMENT = _set("up sync switch activate roll migrate")
+
+
+def _names_production(part: Simple) -> bool:
+    args = part.args
+    for index, arg in enumerate(args):
+        name, _, value = arg.partition("=")
+        if name in ("--prod", "--production", "--live"):
+            return True
+        if name in _ENV_FLAGS:
+            value = value or (args[index + 1] if index + 1 < len(args) else "")
+            if _PROD.match(value):
+                return True
+    return any(_PROD.match(w) for w in part.words[1:3])
+
+
+def prod_converge(part: Simple) -> bool:
+    """`<tool> up --env production`, `php artisan migrate --force`: a converging verb aimed at
+    production (Laravel refuses to migrate production without `--force`)."""
+    verbs = [t for w in path_words(part, 3) for t in _tokens(w)]
+    converging = next((t for t in verbs if t in _TO_ENVIRONMENT), None)
+    if converging is None:
+        return False
+    forced = converging == "migrate" and "--force" in part.args and "artisan" in part.args
+    return forced or _names_production(part)
+
+
+# -- destinations ------------------------------------------------------------------------------------
+
+#: Object stores and distributed file systems, as URL schemes or hosts.
+_STORAGE = re.compile(
+    r"^(?:s3a?|gs|az|abfss?|wasbs?|r2|b2|oss|cos|obs|swift|hdfs|dbfs|minio|spaces|oci):/"
+    r"|^https://[\w.-]+\.(?:blob|dfs|file)\.core\.windows\.net/"
+    r"|^dbfs:",
+    re.IGNORECASE,
+)
+_COPY_VERBS = _set("cp copy sync put upload rsync mirror mv move copyfromlocal")
+
+
+def storage_upload(part: Simple) -> bool:
+    """`<tool> cp dist/ s3://site`, `azcopy copy ./public https://x.blob.core.windows.net/$web`,
+    `hdfs dfs -put out /data`: local files copied into an object store (a copy out of one is a
+    download, and reads never copy)."""
+    lowered = [a.lower().lstrip("-") for a in part.args]
+    if not _COPY_VERBS & set(lowered[:3]):
+        return False
+    paths = [a for a in part.args if not a.startswith("-") and a.lower().lstrip("-") not in _COPY_VERBS]
+    if len(paths) < 2:
+        return False
+    return bool(_STORAGE.match(paths[-1])) and not _STORAGE.match(paths[0])
+
+
+_DB_URL = re.compile(
+    r"^[\"']?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|sqlserver|mssql|oracle|"
+    r"clickhouse|cockroachdb|snowflake|cassandra|neo4j(?:\+s)?|bolt|couchbases?|influxdb|"
+    r"jdbc:[a-z0-9]+)://",
+    re.IGNORECASE,
+)
+
+
+def db_url(part: Simple) -> bool:
+    """Any client given a database URL (`<tool> postgres://host/db`, `--uri mongodb+srv://...`)."""
+    return any(_DB_URL.match(a.split("=", 1)[-1]) for a in part.args)
+
+
+# -- scripts and test shapes -----------------------------------------------------------------------
+
+_TEST_DIR = re.compile(r"(?:^|[/\\])(?:tests?|spec|specs|t|e2e|integration[-_]tests?|__tests__)[/\\]", re.I)
+_TEST_FILE = re.compile(r"(?:^|[/\\_.-])(?:test|tests|spec)(?:[_.-]|$)|_test$|_spec$", re.IGNORECASE)
+
+
+def test_script(part: Simple) -> bool:
+    """A script run from a test folder or named for tests (`./tests/run.sh`, `bin/test`,
+    `build/unit_tests`, `julia test/runtests.jl`, `Rscript tests/testthat.R`)."""
+    if part.script and part.path and _TEST_DIR.search(part.path):
+        return True
+    if part.program in _SCRIPTED_RUNTIMES and part.args:
+        first = next((a for a in part.args if not a.startswith("-")), "")
+        return bool(_TEST_DIR.search(first)) or bool(_TEST_FILE.search(re.split(r"[/\\]", first)[-1]))
+    return False
+
+
+#: Runtimes whose first word is the script they run, outside `commands_shell.INTERPRETERS`.
+_SCRIPTED_RUNTIMES = _set("julia rscript lua luajit elixir tclsh groovy kotlin scala ts-node tsx")
+
+# -- named families --------------------------------------------------------------------------------
+
+#: Programs that are one kind of action whatever their words (flashers write firmware to a
+#: board; dump tools connect to a database; release tools publish).
+PROGRAM_KINDS: dict[str, str] = {
+    **dict.fromkeys(
+        "avrdude dfu-util st-flash stm32flash stm32_programmer_cli bossac teensy_loader_cli nrfjprog "
+        "jlinkexe jlink picotool uf2conv esptool espflash ios-deploy ideviceinstaller ampy".split(),
+        "deploy",
+    ),
+    **dict.fromkeys(
+        "pg_dump pg_dumpall pg_restore pg_basebackup mysqldump mysqlpump mydumper myloader mongodump "
+        "mongorestore mongoexport mongoimport expdp impdp sqlldr dgmgrl arangosh arangodump gremlin "
+        "cloud-sql-proxy cloud_sql_proxy pgbench pg_isready".split(),
+        "db_connect",
+    ),
+    **dict.fromkeys("semantic-release release-it np jreleaser dzil cpan-upload web-ext".split(), "publish"),
+    **dict.fromkeys("snakemake cwltool cromwell miniwdl toil-cwl-runner".split(), "build"),
+}
+#: The first words of a command (program and subcommands) whose verb says nothing a reader would
+#: know: migration tools, workflow engines, device installs, plugin paths.
+PREFIX_KINDS: dict[tuple[str, ...], str] = {
+    **dict.fromkeys(
+        [
+            ("liquibase", "update"),
+            ("liquibase", "update-count"),
+            ("alembic", "upgrade"),
+            ("alembic", "downgrade"),
+            ("flyway", "migrate"),
+            ("dbmate", "up"),
+            ("dbmate", "migrate"),
+            ("sqlx", "migrate", "run"),
+            ("knex", "migrate:latest"),
+            ("sequelize", "db:migrate"),
+            ("prisma", "migrate", "deploy"),
+            ("goose", "up"),
+            ("migrate", "up"),
+            ("sql-migrate", "up"),
+            ("typeorm", "migration:run"),
+            ("diesel", "migration", "run"),
+            ("dotnet", "ef", "database", "update"),
+            ("adb", "install"),
+            ("adb", "install-multiple"),
+            ("flutter", "install"),
+            ("mpremote", "cp"),
+            ("rshell", "cp"),
+            ("probe-rs", "download"),
+            ("probe-rs", "run"),
+            ("cargo", "embed"),
+            ("cargo", "flash"),
+            ("flux", "bootstrap"),
+            ("kubectl", "argo", "rollouts", "promote"),
+            ("appcenter", "codepush", "release-react"),
+        ],
+        "deploy",
+    ),
+    **dict.fromkeys(
+        [
+            ("dbt", "run"),
+            ("dbt", "seed"),
+            ("dbt", "snapshot"),
+            ("dbt", "run-operation"),
+            ("sqlmesh", "run"),
+            ("nextflow", "run"),
+            ("quarto", "render"),
+            ("dotnet", "pack"),
+            ("pack", "build"),
+            ("expo", "export"),
+            ("r", "cmd", "build"),
+            ("r", "cmd", "install"),
+        ],
+        "build",
+    ),
+    **dict.fromkeys([("k6", "run"), ("inspec", "exec"), ("goss", "validate")], "test"),
+    **dict.fromkeys([("notarytool", "submit"), ("butler", "push")], "publish"),
+}
+_PREFIX_LENGTHS = sorted({len(k) for k in PREFIX_KINDS}, reverse=True)
+#: `Rscript -e '...'` and friends: what an R, Julia or MATLAB expression does.
+_EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("deploy", re.compile(r"\b(?:deployApp|deployDoc|deployAPI|deploy_to_branch|deploy_site_github)\s*\(")),
+    ("publish", re.compile(r"\b(?:devtools::release|release|submit_cran)\s*\(")),
+    ("test", re.compile(r"\b(?:rcmdcheck|check|runtests|test_dir|test_check|test_local)\s*\(|\bruntests\b")),
+    ("build", re.compile(r"\b(?:build|render|render_site|build_site|install)\s*\(")),
+)
+_EXPRESSION_RUNTIMES = _set("rscript r julia matlab octave")
+
+
+def _expression_kind(part: Simple) -> str | None:
+    if part.program not in _EXPRESSION_RUNTIMES:
+        return None
+    marks = ("-e", "--eval", "-batch", "-r", "--vanilla")
+    text = " ".join(a for i, a in enumerate(part.args) if i and part.args[i - 1] in marks)
+    return next((kind for kind, pattern in _EXPRESSIONS if pattern.search(text)), None)
+
+
+def _game_build(part: Simple) -> str | None:
+    """Unity's batch mode (`-executeMethod Builder.PerformBuild`, `-runTests`) and Steam's upload of
+    a build (`steamcmd +run_app_build app.vdf`)."""
+    lowered = [a.lower() for a in part.args]
+    if part.program.startswith("unity"):
+        if "-runtests" in lowered:
+            return "test"
+        method = next((lowered[i + 1] for i, a in enumerate(lowered[:-1]) if a == "-executemethod"), "")
+        return "build" if "build" in method else None
+    if part.program == "steamcmd" and any(a in ("+run_app_build", "+run_app_build_http") for a in lowered):
+        return "publish"
+    return None
+
+
+def _named(part: Simple) -> str | None:
+    found = PROGRAM_KINDS.get(part.program)
+    if found is not None:
+        return found
+    words = (part.program, *(w.lower() for w in part.words[:3]))
+    for length in _PREFIX_LENGTHS:
+        found = PREFIX_KINDS.get(words[:length])
+        if found is not None:
+            return found
+    if part.program == "ansible" and any(a in ("-m", "--module-name", "-a", "--args") for a in part.args):
+        return "auth"  # an ad-hoc module run on the inventory's hosts: a connection to each
+    if part.program == "hurl" and "--test" in part.args:
+        return "test"
+    return _expression_kind(part) or _game_build(part)
+
+
+#: Each structural test with the kind it gives, the most telling first.
+_SHAPES: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
+    ("deploy", prod_converge),
+    ("db_connect", db_url),
+)
+
+
+def kind(part: Simple) -> str | None:
+    """The kind of `part` by its ecosystem's tables or its shape, or None (the caller has already
+    refused reads and rehearsals and asked its own tables first)."""
+    named = _named(part)
+    if named is not None or part.program in NOT_GENERIC:
+        return named
+    if storage_upload(part):
+        return "deploy"
+    if test_script(part):
+        return "test"
+    verb = verb_kind(part)
+    if verb is not None:
+        return verb
+    return next((found for found, applies in _SHAPES if applies(part)), None)
