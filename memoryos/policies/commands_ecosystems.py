@@ -27,8 +27,8 @@ def _set(text: str) -> frozenset[str]:
 
 #: A verb of a subcommand path and the kind of action it starts, in any tool.
 VERBS: dict[str, str] = {
-    **dict.fromkeys("deploy deploys redeploy rollout ship promote rollback converge provision".split(), "deploy"),
-    **dict.fromkeys("flash apply".split(), "deploy"),
+    **dict.fromkeys("deploy deploys redeploy rollout ship promote rollback converge".split(), "deploy"),
+    **dict.fromkeys("provision flash apply".split(), "deploy"),
     **dict.fromkeys("publish release upload push".split(), "publish"),
     **dict.fromkeys("login signin logon authenticate connect ssh".split(), "auth"),
     **dict.fromkeys("test tests e2e unittest runtests spec specs".split(), "test"),
@@ -63,10 +63,15 @@ NOT_GENERIC = _set(
 )
 #: Programs whose words a read verb never turns into a read: a remote shell's remote command, a
 #: database shell's query (`redis-cli -h cache info` connects), version control's own tables.
-NOT_PATH_READ = NOT_GENERIC - _set("docker podman nerdctl finch aws gcloud az") | _set(
-    "ssh mosh sftp psql mysql mariadb redis-cli valkey-cli mongosh mongo cqlsh sqlcmd clickhouse-client "
-    "snowsql sqlplus cockroach bq nodetool salt salt-ssh pssh pdsh clush ansible"
-) | vocab.DB_PROGRAMS | vocab.AUTH_PROGRAMS
+NOT_PATH_READ = (
+    NOT_GENERIC - _set("docker podman nerdctl finch aws gcloud az")
+    | _set(
+        "ssh mosh sftp psql mysql mariadb redis-cli valkey-cli mongosh mongo cqlsh sqlcmd clickhouse-client "
+        "snowsql sqlplus cockroach bq nodetool salt salt-ssh pssh pdsh clush ansible"
+    )
+    | vocab.DB_PROGRAMS
+    | vocab.AUTH_PROGRAMS
+)
 _FILE = re.compile(
     r"\.(?:py|js|mjs|cjs|ts|tsx|rb|php|pl|sh|ps1|bat|cmd|ya?ml|json|toml|ini|cfg|conf|xml|txt|csv|"
     r"sql|tf|tfvars|hcl|nomad|nf|smk|cwl|wdl|zip|tar|gz|tgz|whl|jar|war|apk|aab|ipa|bin|hex|elf|uf2|"

@@ -145,13 +145,19 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "secret:password_flag",
         re.compile(
-            r"\b(?:login|logon|signin)\b[^`|;&]*\s-p\s+" + _NOT_A_REFERENCE + _NOT_A_NUMBER + r"(?=[^\s`-])\S+"
+            r"\b(?:login|logon|signin)\b[^`|;&]*\s-p\s+"
+            + _NOT_A_REFERENCE
+            + _NOT_A_NUMBER
+            + r"(?=[^\s`-])\S+"
         ),
     ),
     (
         "secret:password_flag",
         re.compile(
-            rf"\b(?:{_DASH_P_PASSWORD})\b[^`|;&]*\s-p\s*" + _NOT_A_REFERENCE + _NOT_A_NUMBER + r"(?=[^\s`-])\S+"
+            rf"\b(?:{_DASH_P_PASSWORD})\b[^`|;&]*\s-p\s*"
+            + _NOT_A_REFERENCE
+            + _NOT_A_NUMBER
+            + r"(?=[^\s`-])\S+"
         ),
     ),
     # FreeRDP's `/p:VALUE` (never MSBuild's `/p:Name=Value`), `net use ... /user:DOMAIN\\bob VALUE`
@@ -177,7 +183,7 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # an upload token given as a UUID (`codecov -t 3f2504e0-...`)
-    ("secret:token_arg", re.compile(r"\s-t\s+[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)),
+    ("secret:token_arg", re.compile(r"\s-t\s+[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b", re.I)),
     # a long random word right after a login verb: a token pasted as the login's argument
     (
         "secret:token_arg",
