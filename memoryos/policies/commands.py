@@ -222,6 +222,7 @@ def is_read(part: Simple) -> bool:
 
 _DRY_RUN = re.compile(
     r"^(?:--dry-?run(?:=\S*)?|-whatif(?::\$?true)?|--what-if|--noop|--check|--plan|--collect-only|--co|"
+    r"--?preview|--simulate|--no-act|--pretend|-stub-run|-stub|"
     r"--list-tests|--listtests)$",
     re.I,
 )
@@ -451,7 +452,8 @@ def _is_deploy(part: Simple) -> bool:
         ),
         lambda: (
             program == "az"
-            and words[:3] in (("storage", "blob", "upload-batch"), ("storage", "blob", "sync"))
+            and words[:2] == ("storage", "blob")
+            and part.sub(2) in ("upload-batch", "sync", "upload")
         ),
         lambda: program == "gcloud" and sub == "storage" and targets.uploads_to(words[1:], "gs://"),
         lambda: (
@@ -489,6 +491,8 @@ def _compound_deploy(part: Simple) -> bool:
     hyphenated subcommand among a CLI's first words that names a deploy and starts one (never
     `list-deployments`, `get-deployment`, `cancel-deployment`)."""
     for word in (w.lower() for w in part.words[:3]):
+        if word in vocab.NOT_LOGIN_LEADS or word in ecosystems.STOP_VERBS:
+            return False  # `<tool> add deploy-helper`: a package's name
         tokens = word.split("-")
         named = any(re.fullmatch(r"deploy(?:ment)?s?", t) for t in tokens) or (
             tokens[0] in _RELEASE_VERBS and any(re.fullmatch(r"releases?", t) for t in tokens)

@@ -230,7 +230,7 @@ def prod_converge(part: Simple) -> bool:
 
 #: Object stores and distributed file systems, as URL schemes or hosts.
 _STORAGE = re.compile(
-    r"^(?:s3a?|gs|az|abfss?|wasbs?|r2|b2|oss|cos|obs|swift|hdfs|dbfs|minio|spaces|oci):/"
+    r"^(?:s3a?|gs|az|abfss?|wasbs?|r2|b2|oss|cos|obs|swift|hdfs|dbfs|minio|spaces|oci|docker|oras):/"
     r"|^https://[\w.-]+\.(?:blob|dfs|file)\.core\.windows\.net/"
     r"|^dbfs:",
     re.IGNORECASE,
@@ -291,7 +291,7 @@ _SCRIPTED_RUNTIMES = _set("julia rscript lua luajit elixir tclsh groovy kotlin s
 PROGRAM_KINDS: dict[str, str] = {
     **dict.fromkeys(
         "avrdude dfu-util st-flash stm32flash stm32_programmer_cli bossac teensy_loader_cli nrfjprog "
-        "jlinkexe jlink picotool uf2conv esptool espflash ios-deploy ideviceinstaller ampy".split(),
+        "jlinkexe jlink picotool uf2conv ios-deploy ideviceinstaller gh-pages angular-cli-ghpages".split(),
         "deploy",
     ),
     **dict.fromkeys(
@@ -335,6 +335,7 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
             ("cargo", "embed"),
             ("cargo", "flash"),
             ("flux", "bootstrap"),
+            ("ampy", "put"),
             ("kubectl", "argo", "rollouts", "promote"),
             ("appcenter", "codepush", "release-react"),
         ],
@@ -352,6 +353,8 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
             ("dotnet", "pack"),
             ("pack", "build"),
             ("expo", "export"),
+            ("gcloud", "builds", "submit"),
+            ("az", "bicep", "build"),
             ("r", "cmd", "build"),
             ("r", "cmd", "install"),
         ],
@@ -359,6 +362,7 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
     ),
     **dict.fromkeys([("k6", "run"), ("inspec", "exec"), ("goss", "validate")], "test"),
     **dict.fromkeys([("notarytool", "submit"), ("butler", "push")], "publish"),
+    **dict.fromkeys([("nmcli", "con", "up"), ("nmcli", "connection", "up")], "auth"),
 }
 _PREFIX_LENGTHS = sorted({len(k) for k in PREFIX_KINDS}, reverse=True)
 #: `Rscript -e '...'` and friends: what an R, Julia or MATLAB expression does.
@@ -377,6 +381,22 @@ def _expression_kind(part: Simple) -> str | None:
     marks = ("-e", "--eval", "-batch", "-r", "--vanilla")
     text = " ".join(a for i, a in enumerate(part.args) if i and part.args[i - 1] in marks)
     return next((kind for kind, pattern in _EXPRESSIONS if pattern.search(text)), None)
+
+
+#: OpenOCD's and lftp's commands given with `-c`/`-e`: a flash write, a reverse mirror, a put.
+_SCRIPTED = {
+    "openocd": re.compile(r"\b(?:program|flash write_image)\b"),
+    "lftp": re.compile(r"\b(?:mirror\s+(?:-\w+\s+)*(?:-R|--reverse)|put|mput)\b"),
+}
+
+
+def _scripted_transfer(part: Simple) -> bool:
+    pattern = _SCRIPTED.get(part.program)
+    if pattern is None:
+        return False
+    args = part.args
+    given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "-e", "--command")]
+    return any(pattern.search(g) for g in given)
 
 
 def _game_build(part: Simple) -> str | None:
@@ -406,6 +426,8 @@ def _named(part: Simple) -> str | None:
         return "auth"  # an ad-hoc module run on the inventory's hosts: a connection to each
     if part.program == "hurl" and "--test" in part.args:
         return "test"
+    if _scripted_transfer(part):
+        return "deploy"
     return _expression_kind(part) or _game_build(part)
 
 

@@ -55,7 +55,7 @@ _DSC_APPLY = frozenset({"start-dscconfiguration", "update-dscconfiguration", "pu
 
 
 #: Programs whose `-n` is a dry run, also inside a cluster of short flags (`rsync -avzn`, `make -nB`).
-_DASH_N_DRY = frozenset({"rsync", "make", "gmake"})
+_DASH_N_DRY = frozenset({"rsync", "make", "gmake", "snakemake"})
 _SHORT_CLUSTER_N = re.compile(r"^-[A-Za-z0-9]*n[A-Za-z0-9]*$")
 
 

@@ -144,7 +144,7 @@ NOT_LOGIN_LEADS = _set("install i add remove uninstall info view show get descri
 #: Programs that are a login, a remote shell or a tunnel in themselves.
 AUTH_PROGRAMS = _set(
     "ssh mosh sftp kinit plink putty kitty psftp autossh sshuttle et mstsc psexec winrs gimme-aws-creds "
-    "okta-awscli okta-aws assume kubelogin openvpn openconnect"
+    "okta-awscli okta-aws assume kubelogin openvpn openconnect xfreerdp wfreerdp rdesktop vncviewer"
 )
 #: Two-word logins that carry no login word: `cf auth`, `doctl auth init`, `aws configure sso`.
 AUTH_PAIRS: frozenset[tuple[str, str]] = frozenset(
