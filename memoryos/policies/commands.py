@@ -741,11 +741,18 @@ _PROJECT_PATH = re.compile(
 )
 
 
+# `-workspace Tidewater.xcworkspace`: a project file named bare, in the current folder.
+_BARE_PROJECT = re.compile(
+    r"(?<=\s)(?=[A-Za-z][\w.-]*\.(?:xcworkspace|xcodeproj|uproject|sln|csproj|fsproj|vbproj)(?=[\s\"']|$))"
+)
+
+
 def project_path_form(command: str) -> str:
     """The command with each .NET project or solution path given as an argument spelt with forward
-    slashes (`dotnet test tests/Api.Tests/Api.Tests.csproj`): the same path to dotnet, msbuild and
-    vstest, and no longer the shape of a secret to the no-store rule."""
-    return _PROJECT_PATH.sub(lambda m: m[0].replace("\\", "/"), command)
+    slashes (`dotnet test tests/Api.Tests/Api.Tests.csproj`), and each project file named bare
+    spelt as in the current folder (`-workspace ./Shop.xcworkspace`): the same file to dotnet,
+    msbuild, vstest and xcodebuild, and no longer the shape of a secret to the no-store rule."""
+    return _BARE_PROJECT.sub("./", _PROJECT_PATH.sub(lambda m: m[0].replace("\\", "/"), command))
 
 
 def ssh_login_form(command: str) -> str:

@@ -113,8 +113,8 @@ def path_words(part: Simple, limit: int = 4) -> list[str]:
 
 def _verb(tokens: list[str]) -> tuple[str, str] | None:
     """The first verb among a word's tokens and its role: ("read", ...), ("stop", ...) or a kind;
-    a verb said to act locally (`publishToMavenLocal`, `deploy-local`) is a stop."""
-    if "local" in tokens:
+    a verb said to act locally or as a rehearsal (`publishToMavenLocal`, `dry-build`) is a stop."""
+    if "local" in tokens or "dry" in tokens:
         return ("stop", "local")
     for token in tokens:
         if token in READ_VERBS:
@@ -291,7 +291,8 @@ _SCRIPTED_RUNTIMES = _set("julia rscript lua luajit elixir tclsh groovy kotlin s
 PROGRAM_KINDS: dict[str, str] = {
     **dict.fromkeys(
         "avrdude dfu-util st-flash stm32flash stm32_programmer_cli bossac teensy_loader_cli nrfjprog "
-        "jlinkexe jlink picotool uf2conv ios-deploy ideviceinstaller gh-pages angular-cli-ghpages".split(),
+        "jlinkexe jlink picotool uf2conv ios-deploy ideviceinstaller gh-pages angular-cli-ghpages "
+        "deploy".split(),
         "deploy",
     ),
     **dict.fromkeys(
@@ -335,6 +336,15 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
             ("cargo", "embed"),
             ("cargo", "flash"),
             ("flux", "bootstrap"),
+            ("nixos-rebuild", "switch"),
+            ("nixos-rebuild", "boot"),
+            ("darwin-rebuild", "switch"),
+            ("home-manager", "switch"),
+            ("guix", "system", "reconfigure"),
+            ("istioctl", "install"),
+            ("oci", "os", "object", "put"),
+            ("linode-cli", "obj", "put"),
+            ("aws", "s3api", "put-object"),
             ("ampy", "put"),
             ("kubectl", "argo", "rollouts", "promote"),
             ("appcenter", "codepush", "release-react"),
@@ -350,6 +360,8 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
             ("sqlmesh", "run"),
             ("nextflow", "run"),
             ("quarto", "render"),
+            ("dvc", "repro"),
+            ("kedro", "run"),
             ("dotnet", "pack"),
             ("pack", "build"),
             ("expo", "export"),
@@ -360,9 +372,27 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
         ],
         "build",
     ),
-    **dict.fromkeys([("k6", "run"), ("inspec", "exec"), ("goss", "validate")], "test"),
+    **dict.fromkeys(
+        [
+            ("k6", "run"),
+            ("inspec", "exec"),
+            ("goss", "validate"),
+            ("nix", "flake", "check"),
+            ("soda", "scan"),
+            ("great_expectations", "checkpoint", "run"),
+            ("gx", "checkpoint", "run"),
+        ],
+        "test",
+    ),
     **dict.fromkeys([("notarytool", "submit"), ("butler", "push")], "publish"),
-    **dict.fromkeys([("nmcli", "con", "up"), ("nmcli", "connection", "up")], "auth"),
+    **dict.fromkeys(
+        [
+            ("nmcli", "con", "up"),
+            ("nmcli", "connection", "up"),
+            ("doctl", "kubernetes", "cluster", "kubeconfig"),
+        ],
+        "auth",
+    ),
 }
 _PREFIX_LENGTHS = sorted({len(k) for k in PREFIX_KINDS}, reverse=True)
 #: `Rscript -e '...'` and friends: what an R, Julia or MATLAB expression does.
@@ -426,9 +456,46 @@ def _named(part: Simple) -> str | None:
         return "auth"  # an ad-hoc module run on the inventory's hosts: a connection to each
     if part.program == "hurl" and "--test" in part.args:
         return "test"
-    if _scripted_transfer(part):
+    if _scripted_transfer(part) or _image_update(part) or _closure_copy(part):
         return "deploy"
-    return _expression_kind(part) or _game_build(part)
+    return _run_target(part) or _flagged_build(part) or _expression_kind(part) or _game_build(part)
+
+
+def _image_update(part: Simple) -> bool:
+    """`<cloud> run services update api --image X`, `<cloud> app update --spec app.yaml`: a running
+    service given a new image or spec (a deploy, whatever the CLI)."""
+    updating = any(w.lower() in ("update", "set", "replace") for w in part.words[:4])
+    given = any(a.split("=", 1)[0] in ("--image", "--spec", "--container-image") for a in part.args)
+    return updating and given and part.program not in ("docker", "podman", "git")
+
+
+def _closure_copy(part: Simple) -> bool:
+    """`nix copy --to ssh://host ./result`: a built system copied to another machine."""
+    return part.program == "nix" and part.sub() == "copy" and any(a.startswith("--to") for a in part.args)
+
+
+_BUILD_SYSTEMS = _set("bazel bazelisk buck buck2 pants please")
+
+
+def _run_target(part: Simple) -> str | None:
+    """`bazel run //deploy:push`, `pants run src/deploy:release`: a target named for what it does;
+    `gh workflow run deploy.yml`: a CI workflow started by hand, named for what it does."""
+    if part.program in ("gh", "glab") and part.words[:2] == ("workflow", "run") and len(part.words) > 2:
+        name = re.sub(r"\.ya?ml$", "", part.words[2].rsplit("/", 1)[-1])
+    elif part.program in _BUILD_SYSTEMS and part.sub() == "run" and len(part.words) > 1:
+        name = part.words[1].rsplit(":", 1)[-1].rsplit("/", 1)[-1]
+    else:
+        return None
+    kinds = [VERBS[t] for t in _tokens(name) if t in VERBS]
+    return min(kinds, key=_ORDER.index) if kinds else None
+
+
+def _flagged_build(part: Simple) -> str | None:
+    """`clojure -T:build jar`, `UnrealEditor-Cmd Game.uproject -run=cook`: a build alias or step."""
+    if any(re.match(r"^-[TX]:build\b", a) for a in part.args):
+        return "build"
+    unreal = part.program.startswith(("ue4editor", "unrealeditor"))
+    return "build" if unreal and any(a.lower() == "-run=cook" for a in part.args) else None
 
 
 #: Each structural test with the kind it gives, the most telling first.

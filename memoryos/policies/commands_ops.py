@@ -302,7 +302,7 @@ _KINDS: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
 
 def kind(part: Simple, task_kind: Callable[[str], str | None]) -> str | None:
     """The kind of action `part` is in this vocabulary, or None when it says nothing about it."""
-    if part.program in _GRADLE:
+    if part.program in _GRADLE or part.program == "sbt":  # every task of the run, as Gradle's
         return _gradle(part, task_kind)
     if part.program == "fastlane":
         return _fastlane(part, task_kind)
