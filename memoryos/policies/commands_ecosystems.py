@@ -260,8 +260,9 @@ _DB_URL = re.compile(
 
 
 def db_url(part: Simple) -> bool:
-    """Any client given a database URL (`<tool> postgres://host/db`, `--uri mongodb+srv://...`)."""
-    return any(_DB_URL.match(a.split("=", 1)[-1]) for a in part.args)
+    """Any client given a database URL (`<tool> postgres://host/db`, `--uri=mongodb+srv://...`);
+    never a setting that holds one (`config:set DATABASE_URL=postgres://...`)."""
+    return any(_DB_URL.match(a.split("=", 1)[-1] if a.startswith("-") else a) for a in part.args)
 
 
 # -- scripts and test shapes -----------------------------------------------------------------------
@@ -483,7 +484,7 @@ def _run_target(part: Simple) -> str | None:
     if part.program in ("gh", "glab") and part.words[:2] == ("workflow", "run") and len(part.words) > 2:
         name = re.sub(r"\.ya?ml$", "", part.words[2].rsplit("/", 1)[-1])
     elif part.program in _BUILD_SYSTEMS and part.sub() == "run" and len(part.words) > 1:
-        name = part.words[1].rsplit(":", 1)[-1].rsplit("/", 1)[-1]
+        name = part.words[1].lstrip("/")
     else:
         return None
     kinds = [VERBS[t] for t in _tokens(name) if t in VERBS]
