@@ -178,7 +178,8 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"(?:^|\s)--?(?:[A-Za-z0-9]+[-_])*(?:key|license|licence|auth|credentials?|creds?)(?:=|\s+)"
             + _NOT_A_REFERENCE
-            + r"(?![^\s]*[/\\])(?![^\s]*\.[A-Za-z]{2,4}(?:\s|$))(?=[^\s]*\d)[A-Za-z0-9+=_-]{8,}(?=[\s`\"']|$)",
+            + r"(?![^\s]*[/\\])(?![^\s]*\.[A-Za-z]{2,4}(?:\s|$))"
+            + r"(?=[^\s]*\d)[A-Za-z0-9+=_-]{8,}(?=[\s`\"']|$)",
             re.IGNORECASE,
         ),
     ),
@@ -187,7 +188,9 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # a long random word right after a login verb: a token pasted as the login's argument
     (
         "secret:token_arg",
-        re.compile(r"\b(?:login|auth|authenticate)\s+(?!-)(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{20,}(?=[\s`\"']|$)"),
+        re.compile(
+            r"\b(?:login|auth|authenticate)\s+(?!-)(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{20,}(?=[\s`\"']|$)"
+        ),
     ),
 )
 

@@ -119,7 +119,9 @@ class TestShapes:
             ("php artisan migrate --force", "deploy"),
         ],
     )
-    def test_a_destination_a_script_folder_or_a_production_target_says_it(self, command: str, kind: str) -> None:
+    def test_a_destination_a_script_folder_or_a_production_target_says_it(
+        self, command: str, kind: str
+    ) -> None:
         assert _kind(command) == kind
 
     @pytest.mark.parametrize(
@@ -252,7 +254,6 @@ class TestCredentialsTheNewCandidatesCouldCarry:
         assert _stored(command)
 
     def test_a_bare_project_file_is_stored_as_a_path(self) -> None:
-        found = classify(
-            Event("command", command="xcodebuild -workspace Shop.xcworkspace -scheme Shop test", exit_status=0)
-        )
+        command = "xcodebuild -workspace Shop.xcworkspace -scheme Shop test"
+        found = classify(Event("command", command=command, exit_status=0))
         assert found is not None and "./Shop.xcworkspace" in found.body
