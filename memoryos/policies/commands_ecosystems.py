@@ -54,7 +54,7 @@ _READ_COMPOUND_EXCEPT = re.compile(r"^get-(?:login|credentials|token|kubeconfig)
 #: Programs whose words are someone else's: version control (`git push` is not a publish), a remote
 #: shell's remote command, an HTTP client's URL, a container's image and command.
 NOT_GENERIC = _set(
-    "git hg svn bzr fossil darcs pijul jj sl quilt stg guilt repo tig lazygit gh glab hub "
+    "git hg svn bzr fossil darcs pijul jj sl quilt stg guilt repo tig lazygit gh glab hub p4 cm "
     "curl wget http https xh httpie ssh mosh sftp plink autossh telnet nc ncat socat "
     "docker podman nerdctl finch kubectl oc aws gcloud az brew apt apt-get yum dnf zypper pacman apk "
     "choco winget scoop snap flatpak port nix-env pip pip3 pipx npm yarn pnpm bun conda mamba micromamba "
@@ -303,7 +303,11 @@ PROGRAM_KINDS: dict[str, str] = {
         "db_connect",
     ),
     **dict.fromkeys("semantic-release release-it np jreleaser dzil cpan-upload web-ext".split(), "publish"),
-    **dict.fromkeys("snakemake cwltool cromwell miniwdl toil-cwl-runner".split(), "build"),
+    **dict.fromkeys(
+        "snakemake cwltool cromwell miniwdl toil-cwl-runner unrealbuildtool fbuild buildconsole".split(),
+        "build",
+    ),
+    **dict.fromkeys("ncftpput".split(), "deploy"),
 }
 #: The first words of a command (program and subcommands) whose verb says nothing a reader would
 #: know: migration tools, workflow engines, device installs, plugin paths.
@@ -337,6 +341,10 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
             ("cargo", "embed"),
             ("cargo", "flash"),
             ("flux", "bootstrap"),
+            ("mvn", "flyway:migrate"),
+            ("mvn", "liquibase:update"),
+            ("git", "ftp", "push"),
+            ("git", "ftp", "init"),
             ("nixos-rebuild", "switch"),
             ("nixos-rebuild", "boot"),
             ("darwin-rebuild", "switch"),
@@ -366,6 +374,7 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
             ("dotnet", "pack"),
             ("pack", "build"),
             ("expo", "export"),
+            ("conan", "create"),
             ("gcloud", "builds", "submit"),
             ("az", "bicep", "build"),
             ("r", "cmd", "build"),
@@ -416,6 +425,7 @@ def _expression_kind(part: Simple) -> str | None:
 
 #: OpenOCD's and lftp's commands given with `-c`/`-e`: a flash write, a reverse mirror, a put.
 _SCRIPTED = {
+    "jboss-cli": re.compile(r"^\s*deploy\b"),
     "openocd": re.compile(r"\b(?:program|flash write_image)\b"),
     "lftp": re.compile(r"\b(?:mirror\s+(?:-\w+\s+)*(?:-R|--reverse)|put|mput)\b"),
 }
@@ -427,13 +437,16 @@ def _scripted_transfer(part: Simple) -> bool:
         return False
     args = part.args
     given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "-e", "--command")]
+    given += [a.split("=", 1)[1] for a in args if a.startswith(("--command=", "--commands="))]
     return any(pattern.search(g) for g in given)
 
 
 def _game_build(part: Simple) -> str | None:
-    """Unity's batch mode (`-executeMethod Builder.PerformBuild`, `-runTests`) and Steam's upload of
-    a build (`steamcmd +run_app_build app.vdf`)."""
+    """Unity's batch mode (`-executeMethod Builder.PerformBuild`, `-runTests`), Steam's upload of a
+    build (`steamcmd +run_app_build app.vdf`) and Epic's (`BuildPatchTool -mode=UploadBinary`)."""
     lowered = [a.lower() for a in part.args]
+    if part.program == "buildpatchtool" and "-mode=uploadbinary" in lowered:
+        return "publish"
     if part.program.startswith("unity"):
         if "-runtests" in lowered:
             return "test"
@@ -467,7 +480,7 @@ def _image_update(part: Simple) -> bool:
     service given a new image or spec (a deploy, whatever the CLI)."""
     updating = any(w.lower() in ("update", "set", "replace") for w in part.words[:4])
     given = any(a.split("=", 1)[0] in ("--image", "--spec", "--container-image") for a in part.args)
-    return updating and given and part.program not in ("docker", "podman", "git")
+    return updating and given and part.program != "git"
 
 
 def _closure_copy(part: Simple) -> bool:

@@ -181,6 +181,12 @@ class TestEcosystemFamilies:
             ("Unity -batchmode -quit -projectPath . -runTests", "test"),
             ("clojure -T:build jar", "build"),
             ('sbt "project api" test', "test"),
+            ("mvn flyway:migrate", "deploy"),
+            ("jboss-cli.sh --connect --command='deploy target/app.war --force'", "deploy"),
+            ("UnrealBuildTool.exe Game Win64 Shipping", "build"),
+            ("conan create . --build=missing", "build"),
+            ("docker service update --image ghcr.io/acme/web:2 web", "deploy"),
+            ("git ftp push", "deploy"),
         ],
     )
     def test_families_whose_verbs_say_nothing(self, command: str, kind: str) -> None:
@@ -208,6 +214,9 @@ class TestEcosystemFamilies:
             "steamcmd +login anonymous +app_update 90 +quit",
             "adb devices",
             "soda --version",
+            "p4 submit -d 'fix deploy'",
+            "docker service ls",
+            "jboss-cli.sh --connect --command=':read-resource'",
         ],
     )
     def test_their_reads_and_rehearsals_are_not(self, command: str) -> None:
