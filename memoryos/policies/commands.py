@@ -560,8 +560,14 @@ def _is_db(part: Simple) -> bool:
 
 def _logs_in(part: Simple) -> bool:
     """`tsh login`, `sf org login web`, `sfdx auth:web:login`, `aws ecr get-login-password`,
-    `oci session authenticate`: a login word among a tool's first subcommands."""
-    words = [w.lower() for w in part.words[:3]]
+    `oci session authenticate`: a login word among a tool's first subcommands, also after global
+    options whose values no table knows (`p4 -p ssl:perforce:1666 -u bob login`)."""
+    return _login_among([w.lower() for w in part.words[:3]]) or _login_among(
+        [w.lower() for w in ecosystems.path_words(part, 3)]
+    )
+
+
+def _login_among(words: list[str]) -> bool:
     for index, word in enumerate(words):
         if index and words[index - 1] in vocab.NOT_LOGIN_LEADS:
             return False

@@ -85,6 +85,11 @@ class TestAnUnknownToolByItsVerbs:
     def test_its_reads_stops_rehearsals_and_other_peoples_words_are_not(self, command: str) -> None:
         assert _kind(command) is None
 
+    def test_a_login_after_global_options_whose_values_no_table_knows(self) -> None:
+        assert _kind("p4 -p ssl:perforce.example.com:1666 -u bob login") == "auth"
+        assert _kind("zorbactl --server https://api.example.com login") == "auth"
+        assert _kind("npm install login-helper") is None
+
     def test_a_read_verb_that_names_what_runs_is_not_a_read(self) -> None:
         assert _kind("bolt plan run app::upgrade -t webservers") == "deploy"
 
