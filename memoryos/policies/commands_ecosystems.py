@@ -282,6 +282,49 @@ def test_script(part: Simple) -> bool:
     return False
 
 
+#: A test binary or runner by its name (`engine_tests`, `unittests.exe`, `testrunner`, `api-spec`).
+_TEST_NAME = re.compile(r"(?:^|[_-])(?:unit)?tests?$|^tests?[_-]|[_-]spec$|^spec[_-]|testrunner$|^runtests$")
+#: Flags only a test runner takes: a JUnit report, a coverage run, GoogleTest's filters.
+_TEST_FLAGS = re.compile(
+    r"^--(?:junit[-_]?xml|junit|junit-report|test-results?|test-output|coverage|cov|gtest_filter|"
+    r"gtest_output|reporters?=junit|reporter=junit|testNamePattern|test-name-pattern|collect-coverage)(?:=|$)",
+    re.IGNORECASE,
+)
+
+
+def test_shape(part: Simple) -> bool:
+    """An unknown program named for tests, or given a flag only test runners take."""
+    return bool(_TEST_NAME.search(part.program)) or any(_TEST_FLAGS.match(a) for a in part.args)
+
+
+#: Flags that make any action a listing (`<tool> deploy --list`, `<tool> release --status`).
+_READ_FLAGS = frozenset("--list --status --show --info --print --describe --history --whoami".split())
+
+#: A database client's connection flags: a host, a user and a database named together.
+_DB_FLAGS = (
+    frozenset({"-h", "--host", "--hostname", "--server", "-S"}),
+    frozenset({"-U", "-u", "--user", "--username", "--login"}),
+    frozenset({"-d", "--database", "--dbname", "--db", "-D"}),
+)
+
+
+def db_flags(part: Simple) -> bool:
+    """`<client> -h db.internal -U app -d ledger`: a connection to a database by its flags."""
+    names = {a.split("=", 1)[0] for a in part.args if a.startswith("-")}
+    return all(names & group for group in _DB_FLAGS)
+
+
+_IMAGE_REF = re.compile(r"^[a-z0-9][a-z0-9.-]*\.[a-z]{2,}(?::\d+)?/[\w./-]+(?::[\w.-]+|@sha256:[0-9a-f]+)?$")
+
+
+def image_copy(part: Simple) -> bool:
+    """`crane copy a/b:1 ghcr.io/acme/b:1`, `regctl image copy ...`: an image copied into a registry."""
+    if not {"copy", "cp"} & {w.lower() for w in part.words[:2]}:
+        return False
+    paths = [w for w in part.words if w.lower() not in ("copy", "cp", "image")]
+    return len(paths) >= 2 and bool(_IMAGE_REF.match(paths[-1]))
+
+
 #: Runtimes whose first word is the script they run, outside `commands_shell.INTERPRETERS`.
 _SCRIPTED_RUNTIMES = _set("julia rscript lua luajit elixir tclsh groovy kotlin scala ts-node tsx")
 
@@ -514,9 +557,20 @@ def _flagged_build(part: Simple) -> str | None:
 
 #: Each structural test with the kind it gives, the most telling first.
 _SHAPES: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
+    ("test", test_shape),
     ("deploy", prod_converge),
     ("db_connect", db_url),
+    ("db_connect", db_flags),
 )
+
+
+def _shaped(part: Simple) -> str | None:
+    """The kind an unknown tool's destination or script folder names, before its verbs."""
+    if storage_upload(part):
+        return "deploy"
+    if image_copy(part):
+        return "publish"
+    return "test" if test_script(part) else None
 
 
 def kind(part: Simple) -> str | None:
@@ -525,11 +579,7 @@ def kind(part: Simple) -> str | None:
     named = _named(part)
     if named is not None or part.program in NOT_GENERIC:
         return named
-    if storage_upload(part):
-        return "deploy"
-    if test_script(part):
-        return "test"
-    verb = verb_kind(part)
-    if verb is not None:
-        return verb
-    return next((found for found, applies in _SHAPES if applies(part)), None)
+    if any(a in _READ_FLAGS for a in part.args):
+        return None
+    found = _shaped(part) or verb_kind(part)
+    return found or next((name for name, applies in _SHAPES if applies(part)), None)

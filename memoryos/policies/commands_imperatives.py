@@ -71,9 +71,14 @@ _NO = re.compile(
 )
 
 
+#: "Default to British English", "Stick to the style guide": a default is standing by what it says.
+_DEFAULT = re.compile(r"^(?:default to|stick (?:to|with)|fall back to)\s+\w", _FLAGS)
+_THIS_ONCE = re.compile(r"\bthis (?:one|time|run|task|test|ticket|pr|branch|file)\b|\bhere\b", _FLAGS)
+
+
 def english_order(text: str) -> bool:
     """An imperative about a class of things (see the module's docstring)."""
-    if _NO.match(text) or _ONLY.match(text):
+    if _NO.match(text) or _ONLY.match(text) or (_DEFAULT.match(text) and not _THIS_ONCE.search(text)):
         return True
     if not _ORDER.match(text):
         return False

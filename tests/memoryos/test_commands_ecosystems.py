@@ -122,6 +122,10 @@ class TestShapes:
             ("zorbactl up --env production", "deploy"),
             ("zorbactl sync production", "deploy"),
             ("php artisan migrate --force", "deploy"),
+            ("./build/engine_tests --gtest_filter=Net.*", "test"),
+            ("zorbarun --junitxml out.xml", "test"),
+            ("zorbasql --host db.internal --user app --database ledger", "db_connect"),
+            ("crane copy nginx:1.27 ghcr.io/acme/nginx:1.27", "publish"),
         ],
     )
     def test_a_destination_a_script_folder_or_a_production_target_says_it(
@@ -142,6 +146,11 @@ class TestShapes:
             "php artisan migrate",  # a developer's own database
             "flask run --env production",
             "npm install --production",
+            "zorbactl deploy --list",
+            "zorbactl release --status",
+            "zorbasql --host db.internal --user app",  # no database named
+            "test -f build/done",
+            "crane copy ghcr.io/acme/nginx:1.27",
         ],
     )
     def test_without_the_shape_or_the_target_it_is_not(self, command: str) -> None:

@@ -33,6 +33,8 @@ def _rule(text: str) -> bool:
         "Only merge after review.",
         "No force pushes to main.",
         "No secrets in the repo.",
+        "Default to British English in user-facing text.",
+        "Stick to the style guide.",
     ],
 )
 def test_an_english_imperative_about_a_class_of_things_is_a_rule(text: str) -> None:
@@ -58,6 +60,8 @@ def test_an_english_imperative_about_a_class_of_things_is_a_rule(text: str) -> N
         "No errors in the logs today.",
         "No, that's fine.",
         "Run the linter before every commit tonight.",
+        "Default to staging for this test run.",
+        "Stick with it here.",
     ],
 )
 def test_a_request_for_now_or_about_particular_things_is_not(text: str) -> None:
