@@ -32,7 +32,7 @@ VERBS: dict[str, str] = {
     **dict.fromkeys("publish release upload push".split(), "publish"),
     **dict.fromkeys("login signin logon authenticate connect ssh".split(), "auth"),
     **dict.fromkeys("test tests e2e unittest runtests spec specs".split(), "test"),
-    **dict.fromkeys("build compile assemble package archive bundle zigbuild rebuild".split(), "build"),
+    **dict.fromkeys("build compile assemble package archive bundle zigbuild rebuild make".split(), "build"),
 }
 #: Verbs that only look (a tool's `status`, `logs`, `list-deployments`): anywhere in the path they
 #: make the command a read, whatever verb came before (`<tool> deploy status`, `<tool> releases ls`).
@@ -350,7 +350,12 @@ PROGRAM_KINDS: dict[str, str] = {
         "snakemake cwltool cromwell miniwdl toil-cwl-runner unrealbuildtool fbuild buildconsole".split(),
         "build",
     ),
-    **dict.fromkeys("ncftpput".split(), "deploy"),
+    **dict.fromkeys("ncftpput dput".split(), "deploy"),
+    **dict.fromkeys(
+        "flatpak-builder fpm cpack pkgbuild productbuild create-dmg xmake kotlinc scalac ghc latexmk "
+        "pdflatex xelatex lualatex tectonic antora".split(),
+        "build",
+    ),
 }
 #: The first words of a command (program and subcommands) whose verb says nothing a reader would
 #: know: migration tools, workflow engines, device installs, plugin paths.
@@ -418,6 +423,8 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
             ("pack", "build"),
             ("expo", "export"),
             ("conan", "create"),
+            ("nfpm", "pkg"),
+            ("nfpm", "package"),
             ("gcloud", "builds", "submit"),
             ("az", "bicep", "build"),
             ("r", "cmd", "build"),
@@ -437,7 +444,15 @@ PREFIX_KINDS: dict[tuple[str, ...], str] = {
         ],
         "test",
     ),
-    **dict.fromkeys([("notarytool", "submit"), ("butler", "push")], "publish"),
+    **dict.fromkeys(
+        [
+            ("notarytool", "submit"),
+            ("butler", "push"),
+            ("wingetcreate", "submit"),
+            ("reprepro", "includedeb"),
+        ],
+        "publish",
+    ),
     **dict.fromkeys(
         [
             ("nmcli", "con", "up"),
@@ -501,21 +516,32 @@ def _game_build(part: Simple) -> str | None:
 
 
 def _named(part: Simple) -> str | None:
+    """The kind this module's tables give `part`: by its program, by its first words, or by one of
+    the families whose words say nothing."""
     found = PROGRAM_KINDS.get(part.program)
     if found is not None:
         return found
     words = (part.program, *(w.lower() for w in part.words[:3]))
-    for length in _PREFIX_LENGTHS:
-        found = PREFIX_KINDS.get(words[:length])
-        if found is not None:
-            return found
+    found = next((PREFIX_KINDS[words[:n]] for n in _PREFIX_LENGTHS if words[:n] in PREFIX_KINDS), None)
+    return found or _family(part)
+
+
+def _family(part: Simple) -> str | None:
     if part.program == "ansible" and any(a in ("-m", "--module-name", "-a", "--args") for a in part.args):
         return "auth"  # an ad-hoc module run on the inventory's hosts: a connection to each
-    if part.program == "hurl" and "--test" in part.args:
+    if "login" in _tokens(part.program) and part.program != "login":
+        return "auth"  # `aws-azure-login`, `saml2aws-login`: a program that is a login
+    if (part.program == "hurl" and "--test" in part.args) or _unity_tests(part):
         return "test"
-    if _scripted_transfer(part) or _image_update(part) or _closure_copy(part):
+    if _scripted_transfer(part) or _image_update(part) or _closure_copy(part) or _prod_compose(part):
         return "deploy"
+    if part.program == "dpkg-deb" and any(a in ("-b", "--build") for a in part.args):
+        return "build"
     return _run_target(part) or _flagged_build(part) or _expression_kind(part) or _game_build(part)
+
+
+def _unity_tests(part: Simple) -> bool:
+    return part.program.startswith("unity") and any(a.lower() == "-runtests" for a in part.args)
 
 
 def _image_update(part: Simple) -> bool:
@@ -524,6 +550,16 @@ def _image_update(part: Simple) -> bool:
     updating = any(w.lower() in ("update", "set", "replace") for w in part.words[:4])
     given = any(a.split("=", 1)[0] in ("--image", "--spec", "--container-image") for a in part.args)
     return updating and given and part.program != "git"
+
+
+def _prod_compose(part: Simple) -> bool:
+    """`docker compose -f compose.prod.yml up -d`: a production stack started (a deploy on the
+    machine it runs on); a compose file for development, or any other compose verb, is not."""
+    if part.program not in ("docker", "podman", "docker-compose", "podman-compose") or "up" not in part.words:
+        return False
+    files = [part.args[i + 1] for i, a in enumerate(part.args[:-1]) if a in ("-f", "--file")]
+    files += [a.split("=", 1)[1] for a in part.args if a.startswith("--file=")]
+    return any(_PROD.match(t) for f in files for t in _tokens(f.rsplit("/", 1)[-1]))
 
 
 def _closure_copy(part: Simple) -> bool:

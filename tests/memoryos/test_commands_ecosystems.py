@@ -201,6 +201,16 @@ class TestEcosystemFamilies:
             ("conan create . --build=missing", "build"),
             ("docker service update --image ghcr.io/acme/web:2 web", "deploy"),
             ("git ftp push", "deploy"),
+            ("sshpass -e ssh deploy@web1.example.net", "auth"),
+            ("ssh-copy-id deploy@web1.example.net", "auth"),
+            ("aws-azure-login --profile prod", "auth"),
+            ("mysqladmin -h db.internal ping", "db_connect"),
+            ("elm make src/Main.elm --optimize", "build"),
+            ("latexmk -pdf paper.tex", "build"),
+            ("fpm -s dir -t deb -n app .", "build"),
+            ("dpkg-deb --build pkg", "build"),
+            ("dput ppa:acme/tools tool_1.0_source.changes", "deploy"),
+            ("docker compose -f docker-compose.prod.yml up -d --build", "deploy"),
         ],
     )
     def test_families_whose_verbs_say_nothing(self, command: str, kind: str) -> None:
@@ -230,6 +240,10 @@ class TestEcosystemFamilies:
             "soda --version",
             "p4 submit -d 'fix deploy'",
             "docker service ls",
+            "docker compose -f docker-compose.dev.yml up -d",
+            "docker compose up -d",
+            "docker compose -f compose.prod.yml config",
+            "dpkg-deb --info pkg.deb",
             "jboss-cli.sh --connect --command=':read-resource'",
         ],
     )
@@ -254,6 +268,7 @@ class TestCredentialsTheNewCandidatesCouldCarry:
             "net use Z: //fs01/share /user:CORP/bob Winter2024!",
             "codecov upload-process -t 3f2504e0-4f89-11d3-9a0c-0305e82c3301",
             "zorbactl login 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+            "sshpass -p hunter2pass ssh deploy@web1.example.net",
         ],
     )
     def test_a_secret_in_the_line_keeps_it_out(self, command: str) -> None:
