@@ -222,7 +222,7 @@ def is_read(part: Simple) -> bool:
 
 _DRY_RUN = re.compile(
     r"^(?:--dry-?run(?:=\S*)?|-whatif(?::\$?true)?|--what-if|--noop|--check|--plan|--collect-only|--co|"
-    r"--?preview|--simulate|--no-act|--pretend|-stub-run|-stub|"
+    r"--?preview|--simulate|--no-act|--pretend|-stub-run|-stub|--syntax-check|--list-(?:hosts|tasks|tags)|"
     r"--list-tests|--listtests)$",
     re.I,
 )

@@ -308,10 +308,22 @@ _DB_FLAGS = (
 )
 
 
+_HOSTNAME = re.compile(r"^(?:localhost|[\w-]+(?:\.[\w-]+)+|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?$")
+
+
 def db_flags(part: Simple) -> bool:
-    """`<client> -h db.internal -U app -d ledger`: a connection to a database by its flags."""
+    """`<client> -h db.internal -U app -d ledger`: a connection to a database by its flags, the
+    host given as a host name (`rsync -h -u -d` are a human, an update and a directory flag)."""
     names = {a.split("=", 1)[0] for a in part.args if a.startswith("-")}
-    return all(names & group for group in _DB_FLAGS)
+    if not all(names & group for group in _DB_FLAGS):
+        return False
+    args = part.args
+    hosts = [
+        a.split("=", 1)[1] if "=" in a else (args[i + 1] if i + 1 < len(args) else "")
+        for i, a in enumerate(args)
+        if a.split("=", 1)[0] in _DB_FLAGS[0]
+    ]
+    return any(_HOSTNAME.match(h) for h in hosts)
 
 
 _IMAGE_REF = re.compile(r"^[a-z0-9][a-z0-9.-]*\.[a-z]{2,}(?::\d+)?/[\w./-]+(?::[\w.-]+|@sha256:[0-9a-f]+)?$")

@@ -149,6 +149,9 @@ class TestShapes:
             "zorbactl deploy --list",
             "zorbactl release --status",
             "zorbasql --host db.internal --user app",  # no database named
+            "rsync -a -h -u -d src/ dst/",  # a human, an update and a directory flag
+            "ansible-playbook site.yml --list-hosts",
+            "ansible-playbook site.yml --syntax-check",
             "test -f build/done",
             "crane copy ghcr.io/acme/nginx:1.27",
         ],
