@@ -14,6 +14,7 @@ import re
 import shlex
 from collections.abc import Callable, Sequence
 
+from memoryos.policies import commands_ecosystems as ecosystems
 from memoryos.policies import commands_ops as ops
 from memoryos.policies import commands_shell as shell
 from memoryos.policies import commands_targets as targets
@@ -164,7 +165,7 @@ def parts(command: str, depth: int = 0) -> list[Simple]:
             found.extend(parts(words[0], depth + 1))
         elif words:
             program, script = program_of(words[0])
-            found.append(Simple(program, tuple(words[1:]), script or payload is not None))
+            found.append(Simple(program, tuple(words[1:]), script or payload is not None, words[0]))
     return found
 
 
@@ -213,11 +214,15 @@ def is_read(part: Simple) -> bool:
     if cmdlet is not None and cmdlet[0] in vocab.PS_READ_VERBS and part.program not in vocab.PS_CMDLETS:
         return True
     reads = READ_SUBCOMMANDS.get(part.program)
-    return reads is not None and (part.sub() in reads or not part.words)
+    if reads is not None and (part.sub() in reads or not part.words):
+        return True
+    # `<tool> deploy status`, `<tool> releases list`: a read verb in any tool's subcommand path
+    return part.program not in _TASK_RUNNERS and not part.script and ecosystems.path_read(part)
 
 
 _DRY_RUN = re.compile(
     r"^(?:--dry-?run(?:=\S*)?|-whatif(?::\$?true)?|--what-if|--noop|--check|--plan|--collect-only|--co|"
+    r"--?preview|--simulate|--no-act|--pretend|-stub-run|-stub|--syntax-check|--list-(?:hosts|tasks|tags)|"
     r"--list-tests|--listtests)$",
     re.I,
 )
@@ -447,7 +452,8 @@ def _is_deploy(part: Simple) -> bool:
         ),
         lambda: (
             program == "az"
-            and words[:3] in (("storage", "blob", "upload-batch"), ("storage", "blob", "sync"))
+            and words[:2] == ("storage", "blob")
+            and part.sub(2) in ("upload-batch", "sync", "upload")
         ),
         lambda: program == "gcloud" and sub == "storage" and targets.uploads_to(words[1:], "gs://"),
         lambda: (
@@ -485,6 +491,8 @@ def _compound_deploy(part: Simple) -> bool:
     hyphenated subcommand among a CLI's first words that names a deploy and starts one (never
     `list-deployments`, `get-deployment`, `cancel-deployment`)."""
     for word in (w.lower() for w in part.words[:3]):
+        if word in vocab.NOT_LOGIN_LEADS or word in ecosystems.STOP_VERBS:
+            return False  # `<tool> add deploy-helper`: a package's name
         tokens = word.split("-")
         named = any(re.fullmatch(r"deploy(?:ment)?s?", t) for t in tokens) or (
             tokens[0] in _RELEASE_VERBS and any(re.fullmatch(r"releases?", t) for t in tokens)
@@ -552,8 +560,14 @@ def _is_db(part: Simple) -> bool:
 
 def _logs_in(part: Simple) -> bool:
     """`tsh login`, `sf org login web`, `sfdx auth:web:login`, `aws ecr get-login-password`,
-    `oci session authenticate`: a login word among a tool's first subcommands."""
-    words = [w.lower() for w in part.words[:3]]
+    `oci session authenticate`: a login word among a tool's first subcommands, also after global
+    options whose values no table knows (`p4 -p ssl:perforce:1666 -u bob login`)."""
+    return _login_among([w.lower() for w in part.words[:3]]) or _login_among(
+        [w.lower() for w in ecosystems.path_words(part, 3)]
+    )
+
+
+def _login_among(words: list[str]) -> bool:
     for index, word in enumerate(words):
         if index and words[index - 1] in vocab.NOT_LOGIN_LEADS:
             return False
@@ -604,7 +618,10 @@ def kind_of(part: Simple) -> str | None:
     if is_read(part) or is_rehearsal(part):
         return None
     found = next((kind for kind, applies in KINDS if applies(part)), None)
-    return found or ops.kind(part, task_kind)  # configuration runs, pipelines, mobile, fan-out shells
+    found = found or ops.kind(part, task_kind)  # configuration runs, pipelines, mobile, fan-out shells
+    if found is not None or part.program in _TASK_RUNNERS or part.program in ops.OWN_WORDS:
+        return found  # a task runner's words are task names, judged above
+    return ecosystems.kind(part)  # an unknown tool, by the shape of its words
 
 
 def command_kind(command: str) -> str | None:
@@ -730,11 +747,18 @@ _PROJECT_PATH = re.compile(
 )
 
 
+# `-workspace Tidewater.xcworkspace`: a project file named bare, in the current folder.
+_BARE_PROJECT = re.compile(
+    r"(?<=\s)(?=[A-Za-z][\w.-]*\.(?:xcworkspace|xcodeproj|uproject|sln|csproj|fsproj|vbproj)(?=[\s\"']|$))"
+)
+
+
 def project_path_form(command: str) -> str:
     """The command with each .NET project or solution path given as an argument spelt with forward
-    slashes (`dotnet test tests/Api.Tests/Api.Tests.csproj`): the same path to dotnet, msbuild and
-    vstest, and no longer the shape of a secret to the no-store rule."""
-    return _PROJECT_PATH.sub(lambda m: m[0].replace("\\", "/"), command)
+    slashes (`dotnet test tests/Api.Tests/Api.Tests.csproj`), and each project file named bare
+    spelt as in the current folder (`-workspace ./Shop.xcworkspace`): the same file to dotnet,
+    msbuild, vstest and xcodebuild, and no longer the shape of a secret to the no-store rule."""
+    return _BARE_PROJECT.sub("./", _PROJECT_PATH.sub(lambda m: m[0].replace("\\", "/"), command))
 
 
 def ssh_login_form(command: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from memoryos.policies import commands_imperatives as imperatives
 from memoryos.policies import commands_languages as languages
 
 _FLAGS = re.IGNORECASE
@@ -216,7 +217,7 @@ def polite_standing(text: str) -> bool:
 
 def obligation(text: str) -> bool:
     """True when `text` states a standing obligation (see the module's docstring)."""
-    if languages.foreign_standing(text):
+    if languages.foreign_standing(text) or imperatives.foreign_order(text):
         return True
     if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
         return True
@@ -224,7 +225,7 @@ def obligation(text: str) -> bool:
         return True
     if _ONE_OFF_TIME.search(text):
         return False
-    if _MANDATORY.match(text) or _house_convention(text) or _belongs(text):
+    if imperatives.english_order(text) or _MANDATORY.match(text) or _house_convention(text) or _belongs(text):
         return True
     return _modal_obligation(text)
 

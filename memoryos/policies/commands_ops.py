@@ -55,7 +55,7 @@ _DSC_APPLY = frozenset({"start-dscconfiguration", "update-dscconfiguration", "pu
 
 
 #: Programs whose `-n` is a dry run, also inside a cluster of short flags (`rsync -avzn`, `make -nB`).
-_DASH_N_DRY = frozenset({"rsync", "make", "gmake"})
+_DASH_N_DRY = frozenset({"rsync", "make", "gmake", "snakemake"})
 _SHORT_CLUSTER_N = re.compile(r"^-[A-Za-z0-9]*n[A-Za-z0-9]*$")
 
 
@@ -184,6 +184,8 @@ def xcode_read(part: Simple) -> bool:
 
 
 _GRADLE = frozenset({"gradle", "gradlew"})
+#: Programs whose every word this module judges (tasks, lanes): no other reading applies.
+OWN_WORDS = _GRADLE | {"fastlane", "cabal", "stack"}  # Hackage's candidate uploads are not publishes
 _GRADLE_TEST = re.compile(r"(?:Test|Tests|Check)$")
 _ORDER = ("deploy", "publish", "test", "build")
 
@@ -300,7 +302,7 @@ _KINDS: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
 
 def kind(part: Simple, task_kind: Callable[[str], str | None]) -> str | None:
     """The kind of action `part` is in this vocabulary, or None when it says nothing about it."""
-    if part.program in _GRADLE:
+    if part.program in _GRADLE or part.program == "sbt":  # every task of the run, as Gradle's
         return _gradle(part, task_kind)
     if part.program == "fastlane":
         return _fastlane(part, task_kind)

@@ -19,11 +19,21 @@ _SECRET_FLAG_NAMES = (
     r"keystore-password|storepass|keypass|personal-access-token|otp|passphrase"
 )
 
+#: The names with `_` as well as `-` between their parts: `--secret_key`, `--api_key`, `--db_password`.
+_SECRET_FLAG_NAMES = _SECRET_FLAG_NAMES.replace("-", "[-_]?")
+#: A value that is not a port or other bare number: `-p 5432` is a port for most clients.
+_NOT_A_NUMBER = r"(?!\d+(?:[\s\"'`]|$))"
+#: Remote-desktop, file-share and admin clients whose `-p` is the password.
+_DASH_P_PASSWORD = (
+    r"rdesktop|smbclient|ncftp\w*|lftp|sqsh|dbisql|nzsql|psexec|paexec|evil-winrm|crackmapexec|"
+    r"impacket-\w+|vncviewer|xfreerdp|wfreerdp"
+)
+
 SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "secret:inline_env",
         re.compile(
-            r"\b[A-Z_]*(?:PASSWORD|PASSWD|PASS|PWD|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY|AUTH|CREDENTIALS?|"
+            r"\b[A-Z_]*(?:PASSWORD|PASSWD|PASS|PWD|PW|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY|AUTH|CREDENTIALS?|"
             r"ACCOUNTKEY|SHAREDACCESSKEY|SHAREDACCESSSIGNATURE)=" + _NOT_A_REFERENCE + r"\S+",
             re.IGNORECASE,
         ),
@@ -31,7 +41,7 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "secret:password_flag",
         re.compile(
-            rf"(?:^|\s)--?(?:\w+-)*(?:{_SECRET_FLAG_NAMES})(?:=|:|\s+){_NOT_A_REFERENCE}(?!-)\S+",
+            rf"(?:^|\s)--?(?:[A-Za-z0-9]+[-_])*(?:{_SECRET_FLAG_NAMES})(?:=|:|\s+){_NOT_A_REFERENCE}(?!-)\S+",
             re.IGNORECASE,
         ),
     ),
@@ -130,6 +140,58 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("secret:token_arg", re.compile(r"\b(?:vault|gh|npm|heroku)\s+(?:login|auth)\s+(?!-)[\w.-]{12,}")),
     ("secret:auth_token", re.compile(r"_authToken=\S+|:_password=\S+", re.IGNORECASE)),
     ("secret:pass_arg", re.compile(r"-pass(?:in|out)?\s+pass:\S+", re.IGNORECASE)),
+    # `<tool> login -u bob -p VALUE`: after a login verb, -p is the password whatever the tool (a
+    # bare number is a port)
+    (
+        "secret:password_flag",
+        re.compile(
+            r"\b(?:login|logon|signin)\b[^`|;&]*\s-p\s+"
+            + _NOT_A_REFERENCE
+            + _NOT_A_NUMBER
+            + r"(?=[^\s`-])\S+"
+        ),
+    ),
+    (
+        "secret:password_flag",
+        re.compile(
+            rf"\b(?:{_DASH_P_PASSWORD})\b[^`|;&]*\s-p\s*"
+            + _NOT_A_REFERENCE
+            + _NOT_A_NUMBER
+            + r"(?=[^\s`-])\S+"
+        ),
+    ),
+    # FreeRDP's `/p:VALUE` (never MSBuild's `/p:Name=Value`), `net use ... /user:DOMAIN\\bob VALUE`
+    ("secret:password_flag", re.compile(r"(?:^|\s)/p:(?![^\s=]*=)" + _NOT_A_REFERENCE + r"\S+", re.I)),
+    (
+        "secret:password_flag",
+        re.compile(r"\bnet\s+use\b.*\s/user:\S+\s+(?![/*])" + _NOT_A_REFERENCE + r"\S+", re.I),
+    ),
+    # SteamCMD's `+login USER PASSWORD`, redis' `AUTH [user] PASSWORD` given on the command line
+    ("secret:password_arg", re.compile(r"\+login\s+\S+\s+(?![+$])\S+")),
+    ("secret:password_arg", re.compile(r"\bredis-cli\b.*\s(?:AUTH|auth)\s+" + _NOT_A_REFERENCE + r"\S+")),
+    # smbclient's `-U user%password`, lftp's `-u user,password`
+    ("secret:basic_auth", re.compile(r"\s(?:-U|--user(?:name)?[= ])\s*[^\s%]+%(?!\$)\S+")),
+    ("secret:basic_auth", re.compile(r"\blftp\b.*\s-u\s+[^\s,]+,(?!\$)\S+")),
+    # a key, licence or credential given by value (never a file: `--key tls.key`, `--key ~/.ssh/x`)
+    (
+        "secret:key_flag",
+        re.compile(
+            r"(?:^|\s)--?(?:[A-Za-z0-9]+[-_])*(?:key|license|licence|auth|credentials?|creds?)(?:=|\s+)"
+            + _NOT_A_REFERENCE
+            + r"(?![^\s]*[/\\])(?![^\s]*\.[A-Za-z]{2,4}(?:\s|$))"
+            + r"(?=[^\s]*\d)[A-Za-z0-9+=_-]{8,}(?=[\s`\"']|$)",
+            re.IGNORECASE,
+        ),
+    ),
+    # an upload token given as a UUID (`codecov -t 3f2504e0-...`)
+    ("secret:token_arg", re.compile(r"\s-t\s+[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b", re.I)),
+    # a long random word right after a login verb: a token pasted as the login's argument
+    (
+        "secret:token_arg",
+        re.compile(
+            r"\b(?:login|auth|authenticate)\s+(?!-)(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{20,}(?=[\s`\"']|$)"
+        ),
+    ),
 )
 
 

@@ -117,6 +117,8 @@ _ITEM_RUNNERS = {
         "--arg-file --eof --max-chars --process-slot-var".split()
     ),
     "xcrun": frozenset({"-sdk", "--sdk", "--toolchain", "-toolchain"}),
+    # `sshpass -e ssh host`: the ssh it starts (a `-p` password is refused on the whole line)
+    "sshpass": frozenset({"-p", "-f", "-d", "-P"}),
     # GNU parallel: `parallel -j4 pytest {} ::: tests/unit tests/api`
     "parallel": frozenset(
         "-j --jobs -a --arg-file --joblog -N -n --max-args --delay --timeout --results --tmpdir -S "

@@ -27,6 +27,7 @@ class Simple:
     program: str
     args: tuple[str, ...]
     script: bool = False  # a path or a file name (`./deploy.sh`, `.\\build.ps1`), not a command
+    path: str = ""  # the program's word as written (`./tests/run.sh`), for where a script lives
 
     @property
     def words(self) -> tuple[str, ...]:

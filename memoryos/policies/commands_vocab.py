@@ -114,7 +114,8 @@ DB_PROGRAMS = _set(
     "psql pgcli mysql mariadb mycli mysqlsh mongosh mongo redis-cli valkey-cli keydb-cli sqlite3 litecli "
     "sqlcmd osql isql tsql bcp sqlcl mssql-cli ssms cqlsh clickhouse-client snowsql usql duckdb sqlplus rman "
     "db2 clpplus hdbsql bteq vsql cypher-shell cbq beeline impala-shell spark-sql trino presto "
-    "presto-cli influx sqlline exaplus isql-fb dbaccess cockroach-sql"
+    "presto-cli influx sqlline exaplus isql-fb dbaccess cockroach-sql nzsql ysqlsh gsql spanner-cli "
+    "dbsqlcli hive mysqladmin mongostat mongotop tnsping"
 )
 #: `clickhouse client`, `snow sql`, `cockroach sql`, `bq query`, `heroku pg:psql`, `rails dbconsole`.
 DB_PAIRS: frozenset[tuple[str, str]] = frozenset(
@@ -144,7 +145,8 @@ NOT_LOGIN_LEADS = _set("install i add remove uninstall info view show get descri
 #: Programs that are a login, a remote shell or a tunnel in themselves.
 AUTH_PROGRAMS = _set(
     "ssh mosh sftp kinit plink putty kitty psftp autossh sshuttle et mstsc psexec winrs gimme-aws-creds "
-    "okta-awscli okta-aws assume kubelogin openvpn openconnect"
+    "okta-awscli okta-aws assume kubelogin openvpn openconnect xfreerdp wfreerdp rdesktop vncviewer "
+    "ssh-copy-id"
 )
 #: Two-word logins that carry no login word: `cf auth`, `doctl auth init`, `aws configure sso`.
 AUTH_PAIRS: frozenset[tuple[str, str]] = frozenset(
