@@ -157,6 +157,26 @@ def find_secret_urls(text: str) -> Iterator[tuple[int, int]]:
             yield match.span()
 
 
+# An Azure shared access signature: `sig=` is the HMAC that grants the access, `sv=` (the service
+# version) or `se=` (the expiry) in the same query string are what make the query a SAS. A signed URL
+# is a credential even though URLs are otherwise public addresses.
+_SAS_SIG = re.compile(r"(?<![A-Za-z0-9_])sig=([A-Za-z0-9%+/=_\-]{20,})")
+_SAS_FIELD = re.compile(r"(?:^|[?&;])s[ve]=[^&\s]")
+_TOKEN_EDGE = re.compile(r"[\s\"'<>`]")
+
+
+def find_sas_signatures(text: str) -> Iterator[tuple[int, int]]:
+    """The `sig=` value of a query that also carries `sv=` or `se=`, in a URL or a bare SAS token."""
+    for match in _SAS_SIG.finditer(text):
+        start = match.start()
+        while start > 0 and not _TOKEN_EDGE.match(text, start - 1):
+            start -= 1
+        end = _TOKEN_EDGE.search(text, match.end())
+        query = text[start : end.start() if end else len(text)]
+        if _SAS_FIELD.search(query.partition("?")[2] or query):
+            yield match.span(1)
+
+
 _BOUND = r"(?<![A-Za-z0-9_\-])"
 _TAIL = r"(?![A-Za-z0-9_\-])"
 
@@ -266,6 +286,7 @@ _TABLE: tuple[Family, ...] = (
         ("accountkey", "sharedaccess"),
         fold_hints=True,
     ),
+    Family("azure_sas_token", "secret", find_sas_signatures, ("sig=",), priority=7),
     Family(
         "jwt",
         "secret",
@@ -273,12 +294,13 @@ _TABLE: tuple[Family, ...] = (
         ("eyJ",),
         priority=10,
     ),
+    # The user name may be empty: Redis and others take a password alone ("redis://:pw@host").
     Family(
         "url_credentials",
         "secret",
         regex_finder(
             r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,30}://"
-            r"([^\s:/?#@\[\]\"'<>]{1,128}:[^\s/?#@\[\]\"'<>]{1,256})@(?=[A-Za-z0-9\[])",
+            r"([^\s:/?#@\[\]\"'<>]{0,128}:[^\s/?#@\[\]\"'<>]{1,256})@(?=[A-Za-z0-9\[])",
             group=1,
             check=_not_placeholder,
         ),
