@@ -15,7 +15,9 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from memoryos.policies.nostore_address import find_addresses
+from memoryos.policies.nostore_birth import find_birth_dates
 from memoryos.policies.nostore_checks import char_classes, decodes_to_text, placeholder_secret
+from memoryos.policies.nostore_codes import find_access_codes, find_recovery_codes, find_wifi_pairs
 from memoryos.policies.nostore_entropy import find_high_entropy
 from memoryos.policies.nostore_ids import find_national_ids
 from memoryos.policies.nostore_keywords import find_credentials, find_passwords
@@ -322,7 +324,26 @@ _TABLE: tuple[Family, ...] = (
     ),
     # Formats of many more providers, from CredSweeper's rules when `memoryos[secrets]` is installed.
     Family("provider_token", "secret", find_provider_tokens, priority=21),
+    Family("wifi_password", "secret", find_wifi_pairs, priority=39),
     Family("password_assignment", "secret", find_passwords, priority=40),
+    Family(
+        "access_code",
+        "secret",
+        find_access_codes,
+        ("code", "pin", "kod", "combin", "codice", "código", "codigo"),
+        fold_hints=True,
+        priority=42,
+    ),
+    Family(
+        "recovery_codes",
+        "secret",
+        find_recovery_codes,
+        ("recovery", "backup", "back-up", "scratch", "emergency", "one-time", "2fa", "two-factor", "mfa",
+         "otp", "code", "kody", "codici", "koder", "códigos", "codigos", "リカバリー", "バックアップ", "恢复",
+         "备用", "복구"),
+        fold_hints=True,
+        priority=38,
+    ),
     Family("credential_assignment", "secret", find_credentials, priority=41),
     Family("high_entropy", "secret", find_high_entropy, priority=60),
     Family("credit_card", "pii", find_cards, priority=45),
@@ -330,6 +351,7 @@ _TABLE: tuple[Family, ...] = (
     Family("national_id", "pii", find_national_ids, priority=46),
     Family("email", "pii", find_emails, ("@",), priority=50),
     Family("postal_address", "pii", find_addresses, priority=52),
+    Family("date_of_birth", "pii", find_birth_dates, priority=53),
     Family("phone", "pii", find_phones, priority=55),
 )
 

@@ -22,6 +22,11 @@ PASSWORD_WORDS: tuple[str, ...] = (
     "palavra-passe", "palavra passe", "parola", "parolă", "parola d'ordine", "wachtwoord", "hasło", "haslo",
     "lösenordet", "lösenord", "losenord", "passordet", "passord", "adgangskode", "salasana", "heslo",
     "jelszó", "şifre", "sifre", "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
+    # A Wi-Fi network's key is its password: "wifi key: x", "WPA-PSK x", "clé WPA : x", "WLAN-Schlüssel x".
+    "wifi key", "wi-fi key", "wlan key", "wpa key", "wpa2 key", "wpa3 key", "wpa-psk", "wpa2-psk", "psk",
+    "network key", "wifi code", "wi-fi code", "wlan-schlüssel", "wlan schlüssel", "netzwerkschlüssel",
+    "clé wifi", "clé wi-fi", "clé wpa", "clé réseau", "clave wifi", "clave wi-fi", "clave wpa",
+    "chave wifi", "chave wi-fi", "chiave wifi", "chiave wi-fi", "wifi-koodi",
 )  # fmt: skip
 
 # Words for a PIN: its value is short and all digits, which after any other password word is too weak
