@@ -76,10 +76,24 @@ ROLE_MAILBOXES = frozenset(
 )
 
 
+# Domains reserved for documentation and tests (RFC 2606, RFC 6761): example.com, .net and .org, and
+# the top-level domains .example, .test, .invalid and .localhost. No mailbox on them reaches anyone, so
+# "jane.doe@example.net" in a sample config is no one's address. Reserved: a label "example" anywhere
+# in the domain (example.co.uk and example.de are how other countries write the same placeholder), or
+# one of those top-level domains.
+_RESERVED_TLDS = frozenset({"example", "test", "invalid", "localhost"})
+
+
+def reserved_domain(domain: str) -> bool:
+    labels = domain.lower().split(".")
+    return labels[-1] in _RESERVED_TLDS or "example" in labels[:-1]
+
+
 def find_emails(text: str) -> Iterator[tuple[int, int]]:
     for match in _EMAIL.finditer(text):
         start, end = match.span()
-        if text[start:end].split("@", 1)[0].lower() in ROLE_MAILBOXES:
+        local, _, domain = text[start:end].partition("@")
+        if local.lower() in ROLE_MAILBOXES or reserved_domain(domain):
             continue
         if (
             text[max(0, start - 3) : start] == "://"
