@@ -141,7 +141,8 @@ def find_recovery_codes(text: str) -> Iterator[tuple[int, int]]:
         connector = _LIST_CONNECTOR.match(folded, keyword.end())
         if connector is None:
             continue
-        start, end, tokens = _code_list(folded, connector.end())
+        bullet = _SEPARATOR.match(folded, connector.end())  # a list may start on the next line
+        start, end, tokens = _code_list(folded, bullet.end() if bullet else connector.end())
         if _looks_like_codes(tokens):
             yield start, end
 

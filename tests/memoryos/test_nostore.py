@@ -552,6 +552,16 @@ NEW_FAMILY_POSITIVES: list[tuple[str, str, str]] = [
     ("password_assignment", "Tr0ub4dor&3 est le mot de passe du wifi", "Tr0ub4dor&3"),
     ("password_assignment", "login for the NAS is admin / Zanahoria1974!", "Zanahoria1974"),
     ("credential_assignment", f"datadog: API key {HEX32} (the app key is separate)", HEX32),
+    (
+        "azure_sas_token",
+        "https://acct.blob.core.windows.net/c/f.csv?sv=2023-01-03&se=2027-01-01&sr=b&sp=r"
+        "&sig=Qm9vb3RzdHJhcHBlZFNpZ25hdHVyZTEyMzQ1Ng%3D%3D",
+        "Qm9vb3RzdHJhcHBlZFNpZ25hdHVyZTEyMzQ1Ng",
+    ),
+    ("access_code", "the gate code is 4821#", "4821"),
+    ("recovery_codes", "Backup codes: 4821-9930 1177-2048 5531-0092", "4821-9930"),
+    ("wifi_password", "Gäste-WLAN: FRITZ!Box 7530 / Kx9#mPq2vL", "Kx9#mPq2vL"),
+    ("date_of_birth", "DOB: 1985-11-23", "1985-11-23"),
 ]
 NEW_NEGATIVES = [
     "Set STRIPE_SECRET_KEY=sk_live_XXXXXXXXXXXXXXXXXXXXXXXX in your .env",
