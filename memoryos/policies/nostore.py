@@ -17,7 +17,12 @@ from types import MappingProxyType
 from memoryos.policies.nostore_address import find_addresses
 from memoryos.policies.nostore_birth import find_birth_dates
 from memoryos.policies.nostore_checks import char_classes, decodes_to_text, placeholder_secret
-from memoryos.policies.nostore_codes import find_access_codes, find_recovery_codes, find_wifi_pairs
+from memoryos.policies.nostore_codes import (
+    RECOVERY_HINTS,
+    find_access_codes,
+    find_recovery_codes,
+    find_wifi_passwords,
+)
 from memoryos.policies.nostore_entropy import find_high_entropy
 from memoryos.policies.nostore_ids import find_national_ids
 from memoryos.policies.nostore_keywords import find_credentials, find_passwords
@@ -324,7 +329,7 @@ _TABLE: tuple[Family, ...] = (
     ),
     # Formats of many more providers, from CredSweeper's rules when `memoryos[secrets]` is installed.
     Family("provider_token", "secret", find_provider_tokens, priority=21),
-    Family("wifi_password", "secret", find_wifi_pairs, priority=39),
+    Family("wifi_password", "secret", find_wifi_passwords, priority=39),
     Family("password_assignment", "secret", find_passwords, priority=40),
     Family(
         "access_code",
@@ -338,9 +343,7 @@ _TABLE: tuple[Family, ...] = (
         "recovery_codes",
         "secret",
         find_recovery_codes,
-        ("recovery", "backup", "back-up", "scratch", "emergency", "one-time", "2fa", "two-factor", "mfa",
-         "otp", "code", "kody", "codici", "koder", "códigos", "codigos", "リカバリー", "バックアップ", "恢复",
-         "备用", "복구"),
+        RECOVERY_HINTS,
         fold_hints=True,
         priority=38,
     ),

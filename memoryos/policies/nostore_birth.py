@@ -75,8 +75,8 @@ def _numeric_ok(match: re.Match[str]) -> bool:
     if match.group("ymd"):
         year, month, day = (int(part) for part in re.split(r"[-/.]", match.group("ymd")))
         return _valid(year, month, day)
-    first, second, year = re.split(r"[-/.]", match.group("dmy"))
-    full = _full_year(year)
+    first, second, written_year = re.split(r"[-/.]", match.group("dmy"))
+    full = _full_year(written_year)
     return _valid(full, int(second), int(first)) or _valid(full, int(first), int(second))
 
 

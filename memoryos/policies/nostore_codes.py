@@ -10,8 +10,8 @@ to the value as prose joins a name to its value (":", "is", "est", "lautet"...):
   with no connector between word and value, it must follow the word directly and hold 4 to 8 digits.
 - recovery or backup codes: "GitHub recovery codes: 5188 1916 ...", "backup codes are ebv29-vek7m ...".
   Two or more code-shaped tokens, or one of eight or more characters, after the word and a connector.
-- a Wi-Fi network and its password written as a pair: "Wi-Fi for guests: Fritzbox-7590 / TKoSP8dak".
-  ("WLAN-Passwort: x", "wifi key: x" are password words of `nostore_keywords`.)
+- a Wi-Fi password: a network and its password written as a pair ("Wi-Fi for guests: Fritzbox-7590 /
+  TKoSP8dak"), or a network key word and its value ("wifi key: x", "WPA2-PSK x", "clé WPA : x").
 
 The finders return the span of the value; nothing here keeps or logs it.
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memoryos.policies.nostore_keywords import fold, value_ok
+from memoryos.policies.nostore_keywords import assignments, fold, keyword_pattern, value_ok
 from memoryos.policies.nostore_window import prose_shape
 
 # --- access codes ---------------------------------------------------------------------------------
@@ -31,7 +31,8 @@ _OBJECTS = (
     r"(?:front |back |main |side |garage |building |apartment |house |street )?"
     r"(?:door|gate|alarm|garage|lockbox|lock box|key ?box|key ?safe|safe|entry|entrance|keypad|intercom|"
     r"buzzer|padlock|lock|house|apartment|flat|shed|"
-    r"porte(?: d'entrée| d'entree)?|portail|alarme|immeuble|entrée|entree|coffre(?:-fort)?|cadenas|interphone|"
+    r"porte(?: d'entrée| d'entree)?|portail|alarme|immeuble|entrée|entree|coffre(?:-fort)?|cadenas|"
+    r"interphone|"
     r"bâtiment|batiment|résidence|residence|"
     r"puerta|portal|portón|porton|alarma|garaje|caja fuerte|candado|entrada|edificio|"
     r"porta|portão|portao|alarme|garagem|cofre|cadeado|prédio|predio|"
@@ -101,6 +102,13 @@ _RECOVERY_KEYWORD = re.compile(
     r")(?![a-zà-ÿ])"
     r"|リカバリーコード|バックアップコード|恢复代码|备用码|恢复码|복구 코드"
 )
+# One of these is in every match of the keyword above: the family runs only when one is in the text.
+RECOVERY_HINTS: tuple[str, ...] = (
+    "recovery", "backup", "back-up", "scratch", "emergency", "one-time", "2fa", "two-factor", "mfa", "otp",
+    "récup", "recup", "secours", "sauvegarde", "wiederherstellungs", "notfall", "sicherungs", "respaldo",
+    "seguridad", "seguran", "reserva", "riserva", "herstel", "zapasow", "odzysk", "jednoraz", "återställ",
+    "reservkod", "gendannelse", "リカバリー", "バックアップ", "恢复", "备用", "복구",
+)  # fmt: skip
 _LIST_CONNECTOR = re.compile(
     r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
     r"(?:\s{0,3}(?::|=|：|—|–)\s*|\s+(?:are|were|sind|waren|sont|son|são|sao|sono|zijn|to|är|er)\s*:?\s*)"
@@ -114,7 +122,9 @@ def _code_list(folded: str, position: int) -> tuple[int, int, list[str]]:
     """The run of code-shaped tokens from `position` on: (start, end, tokens)."""
     tokens: list[str] = []
     start = end = position
-    while (token := _CODE_TOKEN.match(folded, position)) is not None and any(c.isdigit() for c in token.group()):
+    while (token := _CODE_TOKEN.match(folded, position)) is not None and any(
+        c.isdigit() for c in token.group()
+    ):
         if not tokens:
             start = token.start()
         tokens.append(token.group())
@@ -147,23 +157,41 @@ def find_recovery_codes(text: str) -> Iterator[tuple[int, int]]:
             yield start, end
 
 
-# --- Wi-Fi network and password as a pair ---------------------------------------------------------
+# --- Wi-Fi passwords ------------------------------------------------------------------------------
 
+# A Wi-Fi network's key is its password: "wifi key: x", "WPA-PSK x", "clé WPA : x", "WLAN-Schlüssel x".
+# ("WLAN-Passwort", "wifi password" and "mot de passe wifi" are password words of `nostore_keywords`.)
+WIFI_KEY_WORDS: tuple[str, ...] = (
+    "wifi key", "wi-fi key", "wlan key", "wpa key", "wpa2 key", "wpa3 key", "wpa-psk", "wpa2-psk", "psk",
+    "network key", "wifi code", "wi-fi code", "wlan-schlüssel", "wlan schlüssel", "netzwerkschlüssel",
+    "clé wifi", "clé wi-fi", "clé wpa", "clé réseau", "clave wifi", "clave wi-fi", "clave wpa",
+    "chave wifi", "chave wi-fi", "chiave wifi", "chiave wi-fi", "wifi-koodi",
+)  # fmt: skip
+_WIFI_KEYWORD = keyword_pattern(WIFI_KEY_WORDS)
 # "Wi-Fi for guests: Fritzbox-7590 / TKoSP8dakZz9X9vE": the network's name, a slash, its password
-# (WPA passphrases are 8 to 63 characters).
+# (WPA passphrases are 8 to 63 characters), in one sentence.
 _WIFI_PAIR = re.compile(
-    r"(?<![a-z])(?:wi-?fi|wlan|wireless|wpa[23]?|ssid|hotspot|réseau|reseau|red)(?![a-z])[^\n/]{0,40}?"
+    r"(?<![a-z])(?:wi-?fi|wlan|wireless|wpa[23]?|ssid|hotspot|réseau|reseau|red)(?![a-z])"
+    r"(?:[^\n/.!?;]|[.!?](?=\S)){0,40}?"
     r"(?<!\S)[^\s/]{2,40}[ \t]?/[ \t]?(?P<v>[^\s/]{8,63})(?!\S)"
 )
-_WIFI_HINTS = ("wi-fi", "wifi", "wlan", "wireless", "wpa", "ssid", "hotspot", "réseau", "reseau", "red ")
+_WIFI_HINTS = (
+    "wi-fi", "wifi", "wlan", "wireless", "wpa", "ssid", "hotspot", "réseau", "reseau", "red ", "psk",
+    "network key", "netzwerkschlüssel",
+)  # fmt: skip
 
 
-def find_wifi_pairs(text: str) -> Iterator[tuple[int, int]]:
-    folded = fold(text)
-    if not any(hint in folded for hint in _WIFI_HINTS):
-        return
+def _wifi_pairs(text: str, folded: str) -> Iterator[tuple[int, int]]:
     for match in _WIFI_PAIR.finditer(folded):
         start = match.start("v")
         value = text[start : match.end("v")].rstrip(".,;:)]}\"'")
         if value_ok(value, "password", True, 1, False) and not prose_shape(value):
             yield start, start + len(value)
+
+
+def find_wifi_passwords(text: str) -> Iterator[tuple[int, int]]:
+    folded = fold(text)
+    if not any(hint in folded for hint in _WIFI_HINTS):
+        return
+    yield from assignments(text, _WIFI_KEYWORD, want_password=True)
+    yield from _wifi_pairs(text, folded)

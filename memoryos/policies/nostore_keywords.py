@@ -22,11 +22,6 @@ PASSWORD_WORDS: tuple[str, ...] = (
     "palavra-passe", "palavra passe", "parola", "parolă", "parola d'ordine", "wachtwoord", "hasło", "haslo",
     "lösenordet", "lösenord", "losenord", "passordet", "passord", "adgangskode", "salasana", "heslo",
     "jelszó", "şifre", "sifre", "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
-    # A Wi-Fi network's key is its password: "wifi key: x", "WPA-PSK x", "clé WPA : x", "WLAN-Schlüssel x".
-    "wifi key", "wi-fi key", "wlan key", "wpa key", "wpa2 key", "wpa3 key", "wpa-psk", "wpa2-psk", "psk",
-    "network key", "wifi code", "wi-fi code", "wlan-schlüssel", "wlan schlüssel", "netzwerkschlüssel",
-    "clé wifi", "clé wi-fi", "clé wpa", "clé réseau", "clave wifi", "clave wi-fi", "clave wpa",
-    "chave wifi", "chave wi-fi", "chiave wifi", "chiave wi-fi", "wifi-koodi",
 )  # fmt: skip
 
 # Words for a PIN: its value is short and all digits, which after any other password word is too weak
@@ -322,9 +317,18 @@ def _value_span(match: re.Match[str]) -> tuple[str, int, int, bool]:
     return value, match.start("bv"), end, False
 
 
+def keyword_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A regex of spaced keywords, as the tables above are matched (on lower-cased text)."""
+    return re.compile(_SPACED.format(l=_LETTER, w=_alternation(words)))
+
+
 def find_assignments(text: str, want_password: bool) -> Iterator[tuple[int, int]]:
     """Spans of values assigned to password words (want_password) or to key/token words."""
-    keywords = _PASSWORD_KEYWORD if want_password else _CREDENTIAL_KEYWORD
+    return assignments(text, _PASSWORD_KEYWORD if want_password else _CREDENTIAL_KEYWORD, want_password)
+
+
+def assignments(text: str, keywords: re.Pattern[str], want_password: bool) -> Iterator[tuple[int, int]]:
+    """Spans of values joined by a connector to a match of `keywords` (see `keyword_pattern`)."""
     for keyword in keywords.finditer(fold(text)):
         for connector in CONNECTORS:
             match = connector.pattern.match(text, keyword.end())

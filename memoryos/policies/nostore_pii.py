@@ -172,7 +172,6 @@ def _bare_run_ok(candidate: str, before: str, wordy: bool) -> bool:
     return wordy and bool(PHONE_CONTEXT.search(before)) and _BARE_MOBILE.fullmatch(candidate) is not None
 
 
-
 def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
     candidate = text[start:end]
     digits = sum(char.isdigit() for char in candidate)
@@ -190,9 +189,8 @@ def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
         return _bare_run_ok(candidate, before, wordy)
     if _is_other_number(candidate):
         return False
-    if wordy and PHONE_CONTEXT.search(before) and 7 <= digits <= 15:
-        return True
-    return _phone_shape(candidate, digits)
+    stated = wordy and PHONE_CONTEXT.search(before) is not None and 7 <= digits <= 15
+    return stated or _phone_shape(candidate, digits)
 
 
 def find_phones(text: str) -> Iterator[tuple[int, int]]:

@@ -130,7 +130,10 @@ class TestNationalIdsOfMoreCountries:
             assert refused.value.reason == "pii:national_id"
 
 
-SAS_QUERY = "sv=2023-01-03&ss=b&srt=o&sp=r&se=2027-01-01T00:00:00Z&spr=https&sig=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2Q%3D"
+SAS_QUERY = (
+    "sv=2023-01-03&ss=b&srt=o&sp=r&se=2027-01-01T00:00:00Z&spr=https"
+    + "&sig=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2Q%3D"
+)
 
 
 class TestAzureSas:
