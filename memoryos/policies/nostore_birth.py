@@ -46,8 +46,12 @@ _DATE = re.compile(
     r"|(?P<cjk>(?:19|20)\d\d\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日)"
     r")(?![0-9])"
 )
-# The birth word, then up to 40 characters of the same sentence (a name, "am", "le", ":"), then the date.
-_STATED = re.compile(rf"(?:{_BIRTH_WORDS})[^\n.!?;]{{0,40}}?(?={_DATE.pattern})")
+_BIRTH = re.compile(_BIRTH_WORDS)
+# The date starts within 40 characters of the same sentence after the birth word (a name, "am", "le",
+# ":" may stand between): where a date may start, a digit or a word's first letter.
+_WINDOW = 40
+_SENTENCE_END = re.compile(r"[\n.!?;]")
+_DATE_START = re.compile(r"(?<![0-9])[0-9]|(?<![a-zà-ÿ])[a-zà-ÿ]")
 _HINTS = (
     "born", "birth", "dob", "d.o.b", "né", "naissance", "geb", "nacid", "nacimiento", "fecha de nac",
     "cumpleaños", "nato", "nata", "nascit", "nascid", "nascimento", "geboorte", "urodz", "född", "föd", "fød",
@@ -80,14 +84,26 @@ def _numeric_ok(match: re.Match[str]) -> bool:
     return _valid(full, int(second), int(first)) or _valid(full, int(first), int(second))
 
 
+def _dates_after(folded: str) -> Iterator[re.Match[str]]:
+    """The dates that start in the window after a birth word. Each start position is tried once,
+    however many birth words' windows hold it: "DOB DOB DOB ..." stays linear."""
+    tried_to = 0
+    for birth in _BIRTH.finditer(folded):
+        end = _SENTENCE_END.search(folded, birth.end(), birth.end() + _WINDOW + 1)
+        stop = end.start() if end else min(len(folded), birth.end() + _WINDOW + 1)
+        for start in _DATE_START.finditer(folded, max(birth.end(), tried_to), stop):
+            date = _DATE.match(folded, start.start())
+            if date is not None:
+                yield date
+                break
+        tried_to = max(tried_to, stop)
+
+
 def find_birth_dates(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
     if not any(hint in folded for hint in _HINTS):
         return
-    for stated in _STATED.finditer(folded):
-        date = _DATE.match(folded, stated.end())
-        if date is None:
-            continue
+    for date in _dates_after(folded):
         if (date.group("ymd") or date.group("dmy")) and not _numeric_ok(date):
             continue
         yield date.span()
