@@ -59,6 +59,7 @@ _ACCESS_KEYWORD = re.compile(
     rf"{_OBJECTS}(?:[ \-](?:door|gate|alarm|disarm|arming|entry|access|keypad|system|panel))?[ \-]"
     r"(?:code|pin|combination|combo|passcode)s?|"
     r"(?:access|entry|disarm|arming) code|"
+    r"code d'acc[èe]s|c[óo]digo de (?:acceso|acesso)|codice d'accesso|codice di accesso|"
     # "code de la porte", "código del portal", "code for the front door", "kod do drzwi"
     rf"{_CODE_WORDS} {_PREPOSITION} ?{_ARTICLE}{_OBJECTS}"
     r")(?![a-zà-ÿ])"

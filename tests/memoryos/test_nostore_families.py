@@ -57,6 +57,7 @@ NATIONAL_IDS = [
     ("cadastro de pessoa física 32798378710", "32798378710"),
     ("Social Insurance Number 749 392 551", "749 392 551"),
     ("SIN: 617-703-350", "617-703-350"),
+    ("numéro d'assurance sociale : 617 703 350", "617 703 350"),
     ("TFN 723 724 632", "723 724 632"),
     ("my tax file number is 509633500", "509633500"),
     ("South African ID number 8707195064086", "8707195064086"),
@@ -85,6 +86,7 @@ WITHOUT_CONTEXT = [
     "batch 32798378710 done",  # a valid CPF without its dots
     "call 749 392 551 lines",  # a valid SIN
     "sin(x) is 749392551 at that angle",  # "sin" is the sine, not SIN
+    "NAS serial 749392551",  # NAS is also the storage box on the shelf
     "invoice 723 724 632",  # a valid TFN
     "created_at=8707195064086",  # a valid ZA id
     "order 384-122-902 and 503-117-6",  # a dashed part number
@@ -184,6 +186,8 @@ class TestAccessCodes:
             ("il codice del portone è 2580", "2580"),
             ("kod do drzwi to 4455", "4455"),
             ("deurcode: 8642", "8642"),
+            ("code d'accès du local : 3141", "3141"),
+            ("código de acceso: 2718", "2718"),
             ("Türcode Haus 4: 1357", "1357"),
         ],
     )
