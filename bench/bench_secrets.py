@@ -4,6 +4,7 @@ Corpora:
 - `project`: the generated corpus of `secrets_corpus.py` (written with the detector, so in-sample);
 - `independent`: `corpora/secrets_independent.jsonl`, written by someone who had not read the detector,
   and its obfuscated variant `corpora/secrets_independent_obfuscated.jsonl`;
+- `independent2 set A`: `corpora/independent2/secrets_set_a.jsonl`, a second such corpus (its README);
 - `project+obfuscation`: the project corpus with ZWSP, ZWJ, soft hyphen, BOM, NBSP, narrow NBSP or
   full-width forms put into each note (`obfuscated()` below).
 - `uuid4 hex sentences`: benign notes each holding a random uuid4 hex, some after a national id's
@@ -227,6 +228,7 @@ def corpora(args: argparse.Namespace) -> list[tuple[str, list[Item]]]:
     for name, file in (
         ("independent", "secrets_independent"),
         ("independent obfuscated", "secrets_independent_obfuscated"),
+        ("independent2 set A", "independent2/secrets_set_a"),
     ):
         path = args.corpora / f"{file}.jsonl"
         if path.is_file():

@@ -306,7 +306,7 @@ def gen_email(rng: random.Random) -> str:
             "acme.io",
             "uni-heidelberg.de",
             "correo.es",
-            "example.org",
+            "posteo.de",
         )
     )
     address = f"{local}@{domain}"

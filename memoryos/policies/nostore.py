@@ -15,7 +15,14 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from memoryos.policies.nostore_address import find_addresses
+from memoryos.policies.nostore_birth import find_birth_dates
 from memoryos.policies.nostore_checks import char_classes, decodes_to_text, placeholder_secret
+from memoryos.policies.nostore_codes import (
+    RECOVERY_HINTS,
+    find_access_codes,
+    find_recovery_codes,
+    find_wifi_passwords,
+)
 from memoryos.policies.nostore_entropy import find_high_entropy
 from memoryos.policies.nostore_ids import find_national_ids
 from memoryos.policies.nostore_keywords import find_credentials, find_passwords
@@ -157,6 +164,26 @@ def find_secret_urls(text: str) -> Iterator[tuple[int, int]]:
             yield match.span()
 
 
+# An Azure shared access signature: `sig=` is the HMAC that grants the access, `sv=` (the service
+# version) or `se=` (the expiry) in the same query string are what make the query a SAS. A signed URL
+# is a credential even though URLs are otherwise public addresses.
+_SAS_SIG = re.compile(r"(?<![A-Za-z0-9_])sig=([A-Za-z0-9%+/=_\-]{20,})")
+_SAS_FIELD = re.compile(r"(?:^|[?&;])s[ve]=[^&\s]")
+_TOKEN_EDGE = re.compile(r"[\s\"'<>`]")
+
+
+def find_sas_signatures(text: str) -> Iterator[tuple[int, int]]:
+    """The `sig=` value of a query that also carries `sv=` or `se=`, in a URL or a bare SAS token."""
+    for match in _SAS_SIG.finditer(text):
+        start = match.start()
+        while start > 0 and not _TOKEN_EDGE.match(text, start - 1):
+            start -= 1
+        end = _TOKEN_EDGE.search(text, match.end())
+        query = text[start : end.start() if end else len(text)]
+        if _SAS_FIELD.search(query.partition("?")[2] or query):
+            yield match.span(1)
+
+
 _BOUND = r"(?<![A-Za-z0-9_\-])"
 _TAIL = r"(?![A-Za-z0-9_\-])"
 
@@ -266,6 +293,7 @@ _TABLE: tuple[Family, ...] = (
         ("accountkey", "sharedaccess"),
         fold_hints=True,
     ),
+    Family("azure_sas_token", "secret", find_sas_signatures, ("sig=",), priority=7),
     Family(
         "jwt",
         "secret",
@@ -273,12 +301,13 @@ _TABLE: tuple[Family, ...] = (
         ("eyJ",),
         priority=10,
     ),
+    # The user name may be empty: Redis and others take a password alone ("redis://:pw@host").
     Family(
         "url_credentials",
         "secret",
         regex_finder(
             r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,30}://"
-            r"([^\s:/?#@\[\]\"'<>]{1,128}:[^\s/?#@\[\]\"'<>]{1,256})@(?=[A-Za-z0-9\[])",
+            r"([^\s:/?#@\[\]\"'<>]{0,128}:[^\s/?#@\[\]\"'<>]{1,256})@(?=[A-Za-z0-9\[])",
             group=1,
             check=_not_placeholder,
         ),
@@ -300,7 +329,24 @@ _TABLE: tuple[Family, ...] = (
     ),
     # Formats of many more providers, from CredSweeper's rules when `memoryos[secrets]` is installed.
     Family("provider_token", "secret", find_provider_tokens, priority=21),
+    Family("wifi_password", "secret", find_wifi_passwords, priority=39),
     Family("password_assignment", "secret", find_passwords, priority=40),
+    Family(
+        "access_code",
+        "secret",
+        find_access_codes,
+        ("code", "pin", "kod", "combin", "codice", "código", "codigo"),
+        fold_hints=True,
+        priority=42,
+    ),
+    Family(
+        "recovery_codes",
+        "secret",
+        find_recovery_codes,
+        RECOVERY_HINTS,
+        fold_hints=True,
+        priority=38,
+    ),
     Family("credential_assignment", "secret", find_credentials, priority=41),
     Family("high_entropy", "secret", find_high_entropy, priority=60),
     Family("credit_card", "pii", find_cards, priority=45),
@@ -308,6 +354,7 @@ _TABLE: tuple[Family, ...] = (
     Family("national_id", "pii", find_national_ids, priority=46),
     Family("email", "pii", find_emails, ("@",), priority=50),
     Family("postal_address", "pii", find_addresses, priority=52),
+    Family("date_of_birth", "pii", find_birth_dates, priority=53),
     Family("phone", "pii", find_phones, priority=55),
 )
 

@@ -140,14 +140,24 @@ def char_classes(token: str) -> int:
 _FILLER_RUN = re.compile(r"([Xx0*•#.])\1{5,}")
 
 
+# An elided value: "sk-ant-api03-...", "hf_…NEeF". What is left beside the ellipsis is a prefix or a
+# few characters, shown so a reader knows which key is meant; a run of eight is already key material.
+_ELLIPSIS = re.compile(r"\.{3}|…")
+_RANDOM_RUN = re.compile(r"[A-Za-z0-9]{8,}")
+
+
+def _elided(value: str) -> bool:
+    return _ELLIPSIS.search(value) is not None and _RANDOM_RUN.search(value) is None
+
+
 def placeholder_secret(value: str) -> bool:
     """A template value in a secret's shape ("glpat-XXXXXXXXXXXX", "hooks.slack.com/.../T00000000/...").
 
-    Templates fill the random part with one repeated character; random keys practically never hold a
-    run of six. Vendors' documented example keys (AWS's "...EXAMPLE") are still refused: they are in
-    the exact format of a live key, and refusing one costs nothing.
+    Templates fill the random part with one repeated character, or elide it ("sk-ant-api03-...");
+    random keys practically never hold a run of six. Vendors' documented example keys (AWS's "...EXAMPLE")
+    are still refused: they are in the exact format of a live key, and refusing one costs nothing.
     """
-    return _FILLER_RUN.search(value) is not None
+    return _FILLER_RUN.search(value) is not None or _elided(value)
 
 
 _B64_BODY = re.compile(r"[A-Za-z0-9+/_\-]{12,}={0,2}")

@@ -2,9 +2,11 @@
 
 Each kind pairs its published format with its own check: a check digit or letter where the number has
 one (Spanish DNI/NIE, French NIR, Chinese resident ID, Japanese My Number, Dutch BSN), the issuing
-rules otherwise (US SSN area and group numbers, UK National Insurance prefixes). Where the check is weak
-(one number in ten or eleven passes) or absent (passport numbers), a context word within a few words
-before the number is required as well: "BSN: 123456782", "passport no. X1234567".
+rules otherwise (US SSN area and group numbers, UK National Insurance prefixes). `MORE_KINDS` add the
+Italian codice fiscale, Portuguese NIF, Polish PESEL, Indian Aadhaar and PAN, Brazilian CPF, Canadian
+SIN, Australian TFN and South African ID number, with the checks of `nostore_id_checks`. Where the check
+is weak (one number in ten or eleven passes) or absent (passport numbers, PAN), a context word within a
+few words before the number is required as well: "BSN: 123456782", "passport no. X1234567", "PESEL ...".
 """
 
 from __future__ import annotations
@@ -13,6 +15,17 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from memoryos.policies.nostore_id_checks import (
+    aadhaar_ok,
+    codice_fiscale_ok,
+    cpf_ok,
+    pan_ok,
+    pesel_ok,
+    pt_nif_ok,
+    sin_ok,
+    tfn_ok,
+    za_id_ok,
+)
 from memoryos.policies.nostore_keywords import fold
 
 _CONTEXT_WINDOW = 48  # characters before a number in which its context word must appear
@@ -26,6 +39,9 @@ class IdKind:
     pattern: re.Pattern[str]
     check: Callable[[str], bool]  # on the number with separators removed, upper case
     context: re.Pattern[str] | None = None  # required before the number when set
+    # Whether the context is matched on the text as written: "SIN" is the Canadian number, "sin" the
+    # sine and the Spanish "without".
+    cased: bool = False
 
 
 def _digits(value: str) -> str:
@@ -171,24 +187,115 @@ KINDS: tuple[IdKind, ...] = (
         ),
     ),
 )
-# Every kind holds two digit pairs with at most one separator between them: a cheap gate.
+# Numbers of more countries, each with its published check (`nostore_id_checks`). The dashed and
+# spaced forms keep one separator throughout (the backreference), as the numbers are printed.
+_SPACED9 = r"(?<![A-Za-z0-9\-])\d{3}([ \-]?)\d{3}\1\d{3}(?![A-Za-z0-9\-])"
+MORE_KINDS: tuple[IdKind, ...] = (
+    # A check letter over a fixed layout of letters and digits: no context needed, as for the DNI.
+    IdKind(
+        "it_codice_fiscale",
+        re.compile(rf"{_B}[A-Z]{{6}}[0-9L-V]{{2}}[ABCDEHLMPRST][0-9L-V]{{2}}[A-Z][0-9L-V]{{3}}[A-Z]{_E}"),
+        codice_fiscale_ok,
+    ),
+    IdKind(
+        "pt_nif",
+        re.compile(rf"{_B}\d{{3}} ?\d{{3}} ?\d{{3}}{_E}"),
+        pt_nif_ok,
+        _context(r"\bnif\b|\bnipc\b|contribuinte|identifica[çc][ãa]o fiscal|n[úu]mero fiscal"),
+    ),
+    IdKind("pl_pesel", re.compile(rf"{_B}\d{{11}}{_E}"), pesel_ok, _context(r"pesel")),
+    IdKind(
+        "in_aadhaar",
+        re.compile(rf"{_B}[2-9]\d{{3}}([ \-]?)\d{{4}}\1\d{{4}}{_E}"),
+        aadhaar_ok,
+        _context(r"aadhaa?r|आधार|\buid\b|uidai"),
+    ),
+    IdKind(
+        "in_pan",
+        re.compile(rf"{_B}[A-Z]{{3}}[ABCFGHJLPT][A-Z]\d{{4}}[A-Z]{_E}"),
+        pan_ok,
+        _context(r"\bpan\b|permanent account number|पैन"),
+    ),
+    # The dotted form is the CPF's own ("123.456.789-09"); eleven bare digits need the word.
+    IdKind(
+        "br_cpf", re.compile(r"(?<![A-Za-z0-9.\-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![A-Za-z0-9]|[.\-]\d)"), cpf_ok
+    ),
+    IdKind(
+        "br_cpf_context",
+        re.compile(rf"{_B}\d{{11}}{_E}"),
+        cpf_ok,
+        _context(r"\bcpf\b|cadastro de pessoas? f[íi]sicas?"),
+    ),
+    IdKind(
+        "ca_sin",
+        re.compile(_SPACED9),
+        sin_ok,
+        re.compile(r"\bSIN\b|(?i:social insurance|assurance sociale)"),
+        cased=True,
+    ),
+    IdKind(
+        "au_tfn",
+        re.compile(r"(?<![A-Za-z0-9\-])\d{3}([ \-]?)\d{3}\1\d{2,3}(?![A-Za-z0-9\-])"),
+        tfn_ok,
+        _context(r"\btfn\b|tax file (?:number|no)"),
+    ),
+    IdKind(
+        "za_id",
+        re.compile(rf"{_B}\d{{6}}( ?)\d{{4}}\1\d{{3}}{_E}"),
+        za_id_ok,
+        _context(r"\bid\b|identity|identiteit|south africa|suid-afrika|\brsa\b"),
+    ),
+)
+ALL_KINDS: tuple[IdKind, ...] = KINDS + MORE_KINDS
+# Substrings of which every context match holds one (in the text as the kind matches it): testing
+# them with `in` is a fraction of the cost of a context regex over the whole text, and most notes hold
+# none. The context regex still decides, in the window before each number.
+CONTEXT_HINTS: dict[str, tuple[str, ...]] = {
+    "jp_my_number": ("マイナンバー", "個人番号", "my number", "mynumber"),
+    "nl_bsn": ("bsn", "burgerservicenummer", "sofi"),
+    "us_ssn_context": ("ssn", "social"),
+    "uk_nino_context": ("national insurance", "nino", "ni number", "ninumber", "ni no"),
+    "passport": (
+        "passport", "passeport", "pasaporte", "passaporto", "passaporte", "reisepass", "paspoort", "paszport",
+        "护照", "護照", "旅券", "パスポート", "паспорт", "여권",
+    ),
+    "pt_nif": ("nif", "nipc", "contribuinte", "fiscal"),
+    "pl_pesel": ("pesel",),
+    "in_aadhaar": ("aadhar", "aadhaar", "आधार", "uid"),
+    "in_pan": ("pan", "permanent account number", "पैन"),
+    "br_cpf_context": ("cpf", "cadastro de pessoa"),
+    "ca_sin": ("SIN", "surance", "SURANCE"),  # matched on the text as written
+    "au_tfn": ("tfn", "tax file"),
+    "za_id": ("id", "identit", "south africa", "suid-afrika", "rsa"),
+}  # fmt: skip
+# Kinds whose numbers need not hold two digit pairs in a row (letters may stand for digits).
+_UNGATED = frozenset({"passport", "it_codice_fiscale"})
+# Every other kind holds two digit pairs with at most one separator between them: a cheap gate.
 _HINT = re.compile(r"\d{2}[ .\-]?\d{2}")
+_DIGIT = re.compile(r"\d")
 
 
-def _has_context(kind: IdKind, folded: str, start: int) -> bool:
+def _has_context(kind: IdKind, haystack: str, start: int) -> bool:
     if kind.context is None:
         return True
-    return kind.context.search(folded, max(0, start - _CONTEXT_WINDOW), start) is not None
+    return kind.context.search(haystack, max(0, start - _CONTEXT_WINDOW), start) is not None
+
+
+def _may_apply(kind: IdKind, haystack: str, pairs: bool) -> bool:
+    if not (pairs or kind.name in _UNGATED):
+        return False
+    return kind.context is None or any(hint in haystack for hint in CONTEXT_HINTS[kind.name])
 
 
 def find_national_ids(text: str) -> Iterator[tuple[int, int]]:
-    if not any(char.isdigit() for char in text):
+    if _DIGIT.search(text) is None:
         return
     pairs = _HINT.search(text) is not None
     folded = fold(text)
-    for kind in KINDS:
-        if not (pairs or kind.name == "passport") or (kind.context and not kind.context.search(folded)):
+    for kind in ALL_KINDS:
+        haystack = text if kind.cased else folded
+        if not _may_apply(kind, haystack, pairs):
             continue
         for match in kind.pattern.finditer(text):
-            if kind.check(_digits(match.group())) and _has_context(kind, folded, match.start()):
+            if kind.check(_digits(match.group())) and _has_context(kind, haystack, match.start()):
                 yield match.span()

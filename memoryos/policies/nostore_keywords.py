@@ -317,9 +317,18 @@ def _value_span(match: re.Match[str]) -> tuple[str, int, int, bool]:
     return value, match.start("bv"), end, False
 
 
+def keyword_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A regex of spaced keywords, as the tables above are matched (on lower-cased text)."""
+    return re.compile(_SPACED.format(l=_LETTER, w=_alternation(words)))
+
+
 def find_assignments(text: str, want_password: bool) -> Iterator[tuple[int, int]]:
     """Spans of values assigned to password words (want_password) or to key/token words."""
-    keywords = _PASSWORD_KEYWORD if want_password else _CREDENTIAL_KEYWORD
+    return assignments(text, _PASSWORD_KEYWORD if want_password else _CREDENTIAL_KEYWORD, want_password)
+
+
+def assignments(text: str, keywords: re.Pattern[str], want_password: bool) -> Iterator[tuple[int, int]]:
+    """Spans of values joined by a connector to a match of `keywords` (see `keyword_pattern`)."""
     for keyword in keywords.finditer(fold(text)):
         for connector in CONNECTORS:
             match = connector.pattern.match(text, keyword.end())

@@ -76,10 +76,24 @@ ROLE_MAILBOXES = frozenset(
 )
 
 
+# Domains reserved for documentation and tests (RFC 2606, RFC 6761): example.com, .net and .org, and
+# the top-level domains .example, .test, .invalid and .localhost. No mailbox on them reaches anyone, so
+# "jane.doe@example.net" in a sample config is no one's address. Reserved: a label "example" anywhere
+# in the domain (example.co.uk and example.de are how other countries write the same placeholder), or
+# one of those top-level domains.
+_RESERVED_TLDS = frozenset({"example", "test", "invalid", "localhost"})
+
+
+def reserved_domain(domain: str) -> bool:
+    labels = domain.lower().split(".")
+    return labels[-1] in _RESERVED_TLDS or "example" in labels[:-1]
+
+
 def find_emails(text: str) -> Iterator[tuple[int, int]]:
     for match in _EMAIL.finditer(text):
         start, end = match.span()
-        if text[start:end].split("@", 1)[0].lower() in ROLE_MAILBOXES:
+        local, _, domain = text[start:end].partition("@")
+        if local.lower() in ROLE_MAILBOXES or reserved_domain(domain):
             continue
         if (
             text[max(0, start - 3) : start] == "://"
@@ -91,12 +105,13 @@ def find_emails(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-# Groups of 1-5 digits joined by single separators, with an optional "+" or parenthesised area code.
+# Groups of 1-8 digits joined by single separators, with an optional "+" or parenthesised area code;
+# or one unbroken run of 9-15 digits, as phones store numbers ("+12126655589", "13895006977").
 # A colon may stand right before the number ("携帯：090-..." folds to "携帯:090-..."), but not after a
 # letter or digit ("host:8080", "12:30").
 _PHONE = re.compile(
     r"(?<![A-Za-z0-9_+#./\-])(?<![A-Za-z0-9]:)(?P<plus>\+\s?)?"
-    r"\(?\d{1,8}\)?(?:[ \t.\-/]{1,2}\(?\d{1,8}\)?){0,6}"
+    r"\(?(?:\d{9,15}|\d{1,8})\)?(?:[ \t.\-/]{1,2}\(?\d{1,8}\)?){0,6}"
     r"(?![A-Za-z0-9_:/]|[.,\-]\d)"
 )
 PHONE_CONTEXT = re.compile(
@@ -147,6 +162,14 @@ def _phone_shape(candidate: str, digits: int) -> bool:
 
 
 _NUMERIC = "0123456789 \t+-()./,:;"
+# An unbroken run without "+" is a phone only in a mobile's national shape and after a phone word:
+# Chinese mobiles (1[3-9] and nine digits), trunk-prefixed numbers (0 and nine or ten), NANP (ten).
+# Timestamps (ten or thirteen digits from 1) and ids have none of these shapes.
+_BARE_MOBILE = re.compile(r"1[3-9]\d{9}|0\d{9,10}|[2-9]\d{2}[2-9]\d{6}")
+
+
+def _bare_run_ok(candidate: str, before: str, wordy: bool) -> bool:
+    return wordy and bool(PHONE_CONTEXT.search(before)) and _BARE_MOBILE.fullmatch(candidate) is not None
 
 
 def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
@@ -162,11 +185,12 @@ def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
         return False  # "référence pièce +15-640-400": a part number, even with a "+"
     if has_plus:
         return 8 <= digits <= 15
+    if digits >= 9 and candidate.isdigit():
+        return _bare_run_ok(candidate, before, wordy)
     if _is_other_number(candidate):
         return False
-    if wordy and PHONE_CONTEXT.search(before) and 7 <= digits <= 15:
-        return True
-    return _phone_shape(candidate, digits)
+    stated = wordy and PHONE_CONTEXT.search(before) is not None and 7 <= digits <= 15
+    return stated or _phone_shape(candidate, digits)
 
 
 def find_phones(text: str) -> Iterator[tuple[int, int]]:

@@ -87,9 +87,15 @@ def words(phrase: str) -> list[str]:
     return [word.casefold() for word in _WORD.findall(phrase)]
 
 
+_TOKEN_PUNCTUATION = ",;:()\"'«»“”"
+
+
 def opens_clause(window: str) -> bool:
-    """Whether a conjunction in the window starts another clause ("password and the host is x")."""
-    return any(word in CLAUSE_OPENERS for word in words(window))
+    """Whether a conjunction in the window starts another clause ("password and the host is x").
+
+    A conjunction is a whole word between spaces: the "e" of "e-mail" is no Portuguese "and"
+    ("a minha senha do e-mail é x")."""
+    return any(token.strip(_TOKEN_PUNCTUATION).casefold() in CLAUSE_OPENERS for token in window.split())
 
 
 def window_ok(window: str, verb: bool) -> bool:

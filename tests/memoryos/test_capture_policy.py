@@ -222,7 +222,7 @@ class TestNegativeEvents:
                 Event("deploy", command="curl -u ops:hunter2 https://x/deploy", exit_status=0, target="x"),
                 "secret:basic_auth",
             ),
-            (Event("auth", exit_status=0, target="ops@example.com"), "pii:email"),
+            (Event("auth", exit_status=0, target="ops@mailbox.org"), "pii:email"),
             (Event("instruction", text="Never share AKIAIOSFODNN7EXAMPLE"), "secret:aws_access_key"),
         ],
     )

@@ -138,7 +138,7 @@ class TestDecay:
 class TestNoStoreConfiguration:
     def test_families_are_configuration(self, tmp_path: Path, alice: memoryos.Scope) -> None:
         with memoryos.open(tmp_path / "a.db", no_store_families=frozenset({"aws_access_key"})) as mem:
-            mem.remember(alice, "write to me at alice@example.com")  # email is not an enabled family
+            mem.remember(alice, "write to me at alice@mailbox.org")  # email is not an enabled family
             with pytest.raises(memoryos.Rejected, match="aws_access_key"):
                 mem.remember(alice, "the key is AKIAIOSFODNN7EXAMPLE")
 
@@ -146,9 +146,9 @@ class TestNoStoreConfiguration:
         self, tmp_path: Path, alice: memoryos.Scope
     ) -> None:
         with memoryos.open(tmp_path / "a.db", no_store_mode="redact") as mem:
-            mem.remember(alice, "mail alice@example.com about the invoice")
+            mem.remember(alice, "mail alice@mailbox.org about the invoice")
             (hit,) = mem.recall(alice, "invoice").hits
-            assert "alice@example.com" not in hit.text and "[REDACTED:pii:email]" in hit.text
+            assert "alice@mailbox.org" not in hit.text and "[REDACTED:pii:email]" in hit.text
 
     def test_unknown_families_are_a_config_error(self) -> None:
         with pytest.raises(memoryos.ConfigError):

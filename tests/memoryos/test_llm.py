@@ -284,7 +284,7 @@ class TestExtractor:
     ) -> None:
         records = [
             {"list": "user_knowledge", "kind": "semantic", "body": "The AWS key is AKIAIOSFODNN7EXAMPLE"},
-            {"list": "user_knowledge", "kind": "semantic", "body": "Mail alice@example.com for access"},
+            {"list": "user_knowledge", "kind": "semantic", "body": "Mail alice@mailbox.org for access"},
             {"list": "user_knowledge", "kind": "semantic", "body": "Deploys happen on Fridays."},
         ]
         with fake("normal", reply=orjson.dumps({"records": records}).decode()) as server:

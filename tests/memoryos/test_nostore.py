@@ -112,7 +112,7 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("credit_card", "pay with 5555555555554444", "5555555555554444"),
     ("iban", "IBAN DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX", "DE89 3704 0044 0532 0130 00"),
     ("iban", "transfer to GB82WEST12345698765432 today", "GB82WEST12345698765432"),
-    ("email", "write to bob.smith+news@example.co.uk tomorrow", "bob.smith+news@example.co.uk"),
+    ("email", "write to bob.smith+news@mailbox.co.uk tomorrow", "bob.smith+news@mailbox.co.uk"),
     ("phone", "call me at +44 20 7946 0958", "+44 20 7946 0958"),
     ("phone", "office (555) 234-5678", "(555) 234-5678"),
     ("phone", "Téléphone : 06 12 34 56 78", "06 12 34 56 78"),
@@ -295,7 +295,7 @@ class TestRedaction:
         assert f"[REDACTED:{FAMILIES[family].klass}:" in redacted
 
     def test_redact_marks_each_span_with_its_reason(self) -> None:
-        text = "mail bob@example.com now"
+        text = "mail bob@mailbox.org now"
         assert redact(text, scan(text)) == "mail [REDACTED:pii:email] now"
 
     def test_overlapping_detections_are_merged(self) -> None:
@@ -356,7 +356,7 @@ ADVERSARIAL = [
 
 class TestRobustness:
     def test_lone_surrogates_do_not_crash_the_scan(self) -> None:
-        text = "\ud800 password: Tr0ub4dor&3 \udfff bob@example.com \udc00"
+        text = "\ud800 password: Tr0ub4dor&3 \udfff bob@mailbox.org \udc00"
         assert [d.family for d in scan(text)] == ["password_assignment", "email"]
 
     def test_offsets_survive_characters_whose_lower_case_is_longer(self) -> None:
@@ -552,6 +552,16 @@ NEW_FAMILY_POSITIVES: list[tuple[str, str, str]] = [
     ("password_assignment", "Tr0ub4dor&3 est le mot de passe du wifi", "Tr0ub4dor&3"),
     ("password_assignment", "login for the NAS is admin / Zanahoria1974!", "Zanahoria1974"),
     ("credential_assignment", f"datadog: API key {HEX32} (the app key is separate)", HEX32),
+    (
+        "azure_sas_token",
+        "https://acct.blob.core.windows.net/c/f.csv?sv=2023-01-03&se=2027-01-01&sr=b&sp=r"
+        "&sig=Qm9vb3RzdHJhcHBlZFNpZ25hdHVyZTEyMzQ1Ng%3D%3D",
+        "Qm9vb3RzdHJhcHBlZFNpZ25hdHVyZTEyMzQ1Ng",
+    ),
+    ("access_code", "the gate code is 4821#", "4821"),
+    ("recovery_codes", "Backup codes: 4821-9930 1177-2048 5531-0092", "4821-9930"),
+    ("wifi_password", "Gäste-WLAN: FRITZ!Box 7530 / Kx9#mPq2vL", "Kx9#mPq2vL"),
+    ("date_of_birth", "DOB: 1985-11-23", "1985-11-23"),
 ]
 NEW_NEGATIVES = [
     "Set STRIPE_SECRET_KEY=sk_live_XXXXXXXXXXXXXXXXXXXXXXXX in your .env",

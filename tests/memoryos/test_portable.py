@@ -113,15 +113,15 @@ def test_exports_are_redacted_unless_asked(tmp_path: Path, alice: memoryos.Scope
     with memoryos.open(
         tmp_path / "a.db", no_store_families=frozenset({"aws_access_key"}), stm_capacity=1
     ) as mem:
-        mem.remember(alice, "write to alice@example.com")  # stored: email was not an enabled family
-        mem.remember(alice, "and then to alice@example.com again")  # the first turn goes to MTM ...
+        mem.remember(alice, "write to alice@mailbox.org")  # stored: email was not an enabled family
+        mem.remember(alice, "and then to alice@mailbox.org again")  # the first turn goes to MTM ...
         assert mem.maintain().summarized_segments == 1  # ... and a segment summary quotes it
-        assert "alice@example.com" in mem.topics(alice)[0].summary
+        assert "alice@mailbox.org" in mem.topics(alice)[0].summary
         mem.export(tmp_path / "red.jsonl", scope_key=True)
         mem.export(tmp_path / "raw.jsonl", redacted=False)
     red = [orjson.loads(line) for line in (tmp_path / "red.jsonl").read_bytes().splitlines()]
-    assert b"alice@example.com" not in (tmp_path / "red.jsonl").read_bytes()
-    assert b"alice@example.com" in (tmp_path / "raw.jsonl").read_bytes()
+    assert b"alice@mailbox.org" not in (tmp_path / "red.jsonl").read_bytes()
+    assert b"alice@mailbox.org" in (tmp_path / "raw.jsonl").read_bytes()
     assert red[0]["redacted"] is True
     [segment] = [r for r in red if r.get("type") == "segment"]
     assert (segment["summary"], segment["keywords"]) == ("", {})  # single words escape the rule
@@ -132,7 +132,7 @@ def test_exports_are_redacted_unless_asked(tmp_path: Path, alice: memoryos.Scope
         assert imported.keywords and imported.stale  # rebuilt from the redacted pages
         assert target.maintain().summarized_segments == 1
         [noted] = target.topics(alice)
-        assert noted.summary and "example.com" not in noted.summary
+        assert noted.summary and "mailbox.org" not in noted.summary
 
 
 def test_import_refuses_a_non_empty_store_and_bad_files_and_writes_nothing(

@@ -1,0 +1,198 @@
+"""Codes that open something: door, gate and alarm codes, account recovery codes, Wi-Fi passwords.
+
+None of them has a format of its own. A door code is four to eight digits, a recovery code list is a
+row of short random words; without their words they are order numbers and part numbers. So each
+finder asks for the words that say what the value opens, in the languages people write in, joined
+to the value as prose joins a name to its value (":", "is", "est", "lautet"...):
+
+- an access code: "le code de la porte d'entrée est 4326", "Türcode Haus 2: 7381", "gate code 4821#",
+  "alarm disarm code: 5672". The value is 3 to 10 digits (digicodes may hold A-D, keypads * and #);
+  with no connector between word and value, it must follow the word directly and hold 4 to 8 digits.
+- recovery or backup codes: "GitHub recovery codes: 5188 1916 ...", "backup codes are ebv29-vek7m ...".
+  Two or more code-shaped tokens, or one of eight or more characters, after the word and a connector.
+- a Wi-Fi password: a network and its password written as a pair ("Wi-Fi for guests: Fritzbox-7590 /
+  TKoSP8dak"), or a network key word and its value ("wifi key: x", "WPA2-PSK x", "clé WPA : x").
+
+The finders return the span of the value; nothing here keeps or logs it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memoryos.policies.nostore_keywords import assignments, fold, keyword_pattern, value_ok
+from memoryos.policies.nostore_window import prose_shape
+
+# --- access codes ---------------------------------------------------------------------------------
+
+# What a code opens, in the languages of the keyword tables (matched on lower-cased text).
+_OBJECTS = (
+    r"(?:front |back |main |side |garage |building |apartment |house |street )?"
+    r"(?:door|gate|alarm|garage|lockbox|lock box|key ?box|key ?safe|safe|entry|entrance|keypad|intercom|"
+    r"buzzer|padlock|lock|house|apartment|flat|shed|"
+    r"porte(?: d'entrée| d'entree)?|portail|alarme|immeuble|entrée|entree|coffre(?:-fort)?|cadenas|"
+    r"interphone|"
+    r"bâtiment|batiment|résidence|residence|"
+    r"puerta|portal|portón|porton|alarma|garaje|caja fuerte|candado|entrada|edificio|"
+    r"porta|portão|portao|alarme|garagem|cofre|cadeado|prédio|predio|"
+    r"portone|cancello|allarme|cassaforte|lucchetto|ingresso|citofono|"
+    r"haustür|haustuer|tür|tuer|tor|alarmanlage|tresor|eingang|schließfach|"
+    r"deur|voordeur|poort|kluis|drzwi|bramy|domofonu|alarmu|sejfu|garażu|klatki)"
+)
+_CODE_WORDS = (
+    r"(?:code|pin|combination|combo|passcode|código|codigo|codice|kod|kode|koodi|combinaison|combinación|"
+    r"combinazione|kombination|zahlencode)"
+)
+_PREPOSITION = (
+    r"(?:for|to|of|on|de la|de l'|du|de|d'|pour la|pour le|pour l'|pour|del|de el|da|do|della|dello|dell'|"
+    r"di|der|des|für die|für das|für den|für|zur|zum|vom|van de|van het|voor de|voor het|van|voor|till|för|"
+    r"af|od)"
+)
+_ARTICLE = r"(?:(?:the|my|our|your|la|le|el|a|o|il|die|das|den|het) )?"
+_ACCESS_KEYWORD = re.compile(
+    r"(?<![a-zà-ÿ])(?:"
+    # single words: "digicode", "Türcode", "Alarmcode", "deurcode", "portkod", "dørkode"
+    r"digicode|(?:haust[üu]r|haustuer|t[üu]r|tuer|tor|alarm|garagen?|tresor|zugangs|eingangs)code|"
+    r"(?:deur|poort|toegangs)code|(?:port|dörr|dorr|larm|grind)koden?|(?:dør|dor|port|alarm|adgangs)koden?|"
+    # "front door code", "alarm disarm code", "garage door PIN", "gate access code"
+    rf"{_OBJECTS}(?:[ \-](?:door|gate|alarm|disarm|arming|entry|access|keypad|system|panel))?[ \-]"
+    r"(?:code|pin|combination|combo|passcode)s?|"
+    r"(?:access|entry|disarm|arming) code|"
+    r"code d'acc[èe]s|c[óo]digo de (?:acceso|acesso)|codice d'accesso|codice di accesso|"
+    # "code de la porte", "código del portal", "code for the front door", "kod do drzwi"
+    rf"{_CODE_WORDS} {_PREPOSITION} ?{_ARTICLE}{_OBJECTS}"
+    r")(?![a-zà-ÿ])"
+)
+_CONNECTOR = (
+    r"(?:\s{0,3}(?::|=|：|—|–|-)\s{0,3}|\s+(?:is|was|est|ist|es|era|è|é|lautet|war|är|er|jest|to|wynosi|"
+    r"c'est|is now|est maintenant|ist jetzt|changed to|set to)\s+)"
+)
+# Up to three words between the keyword and the connector ("Türcode Haus 2: 7381", "d'entrée est").
+_FILLER = r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
+_CODE_VALUE = r"(?P<v>[*#]?\d[0-9a-d*#]{2,11})(?![a-z0-9]|[.,:/\-]\d)"
+_AFTER_CONNECTOR = re.compile(rf"{_FILLER}{_CONNECTOR}{_CODE_VALUE}")
+_ADJACENT = re.compile(r"[ \t]+(?P<v>[*#]?\d{4,8}[#*]?)(?![a-z0-9]|[.,:/\-]\d)")
+
+
+def _code_ok(value: str, adjacent: bool) -> bool:
+    digits = sum(char.isdigit() for char in value)
+    return 4 <= digits <= 8 if adjacent else 3 <= digits <= 10
+
+
+def find_access_codes(text: str) -> Iterator[tuple[int, int]]:
+    folded = fold(text)
+    for keyword in _ACCESS_KEYWORD.finditer(folded):
+        for pattern, adjacent in ((_AFTER_CONNECTOR, False), (_ADJACENT, True)):
+            match = pattern.match(folded, keyword.end())
+            if match is not None and _code_ok(match.group("v"), adjacent):
+                yield match.span("v")
+                break
+
+
+# --- recovery codes -------------------------------------------------------------------------------
+
+_RECOVERY_KEYWORD = re.compile(
+    r"(?<![a-zà-ÿ])(?:"
+    r"(?:recovery|backup|back-up|scratch|emergency|one-time|2fa|two-factor|mfa|otp)[ \-](?:codes?|keys?)|"
+    r"codes? de (?:r[ée]cup[ée]ration|secours|sauvegarde)|"
+    r"(?:wiederherstellungs|backup-|notfall|sicherungs|wiederherstellungs-)codes?|"
+    r"c[óo]digos? de (?:recuperaci[óo]n|respaldo|seguridad|seguran[çc]a|backup|recupera[çc][ãa]o|reserva)|"
+    r"codici (?:di recupero|di backup|di riserva)|herstelcodes?|back-?upcodes?|"
+    r"kody (?:zapasowe|odzyskiwania|jednorazowe)|återställningskoder|reservkoder|gendannelseskoder"
+    r")(?![a-zà-ÿ])"
+    r"|リカバリーコード|バックアップコード|恢复代码|备用码|恢复码|복구 코드"
+)
+# One of these is in every match of the keyword above: the family runs only when one is in the text.
+RECOVERY_HINTS: tuple[str, ...] = (
+    "recovery", "backup", "back-up", "scratch", "emergency", "one-time", "2fa", "two-factor", "mfa", "otp",
+    "récup", "recup", "secours", "sauvegarde", "wiederherstellungs", "notfall", "sicherungs", "respaldo",
+    "seguridad", "seguran", "reserva", "riserva", "herstel", "zapasow", "odzysk", "jednoraz", "återställ",
+    "reservkod", "gendannelse", "リカバリー", "バックアップ", "恢复", "备用", "복구",
+)  # fmt: skip
+_LIST_CONNECTOR = re.compile(
+    r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
+    r"(?:\s{0,3}(?::|=|：|—|–)\s*|\s+(?:are|were|sind|waren|sont|son|são|sao|sono|zijn|to|är|er)\s*:?\s*)"
+)
+_CODE_TOKEN = re.compile(r"(?:[a-z0-9]{4,12})(?:-[a-z0-9]{3,12}){0,3}(?![^\s,;])")
+_SEPARATOR = re.compile(r"[ \t]*[,;]?[ \t]*\n?[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _code_list(folded: str, position: int) -> tuple[int, int, list[str]]:
+    """The run of code-shaped tokens from `position` on: (start, end, tokens)."""
+    tokens: list[str] = []
+    start = end = position
+    while (token := _CODE_TOKEN.match(folded, position)) is not None and any(
+        c.isdigit() for c in token.group()
+    ):
+        if not tokens:
+            start = token.start()
+        tokens.append(token.group())
+        end = token.end()
+        separator = _SEPARATOR.match(folded, end)
+        position = separator.end() if separator else end
+        if len(tokens) >= 32:
+            break
+    return start, end, tokens
+
+
+def _looks_like_codes(tokens: list[str]) -> bool:
+    if not tokens or all(_YEAR.fullmatch(token) for token in tokens):
+        return False
+    if len(tokens) >= 2:
+        return not any(prose_shape(token) for token in tokens)
+    token = tokens[0]
+    return len(token.replace("-", "")) >= 8 and not prose_shape(token)
+
+
+def find_recovery_codes(text: str) -> Iterator[tuple[int, int]]:
+    folded = fold(text)
+    for keyword in _RECOVERY_KEYWORD.finditer(folded):
+        connector = _LIST_CONNECTOR.match(folded, keyword.end())
+        if connector is None:
+            continue
+        bullet = _SEPARATOR.match(folded, connector.end())  # a list may start on the next line
+        start, end, tokens = _code_list(folded, bullet.end() if bullet else connector.end())
+        if _looks_like_codes(tokens):
+            yield start, end
+
+
+# --- Wi-Fi passwords ------------------------------------------------------------------------------
+
+# A Wi-Fi network's key is its password: "wifi key: x", "WPA-PSK x", "clé WPA : x", "WLAN-Schlüssel x".
+# ("WLAN-Passwort", "wifi password" and "mot de passe wifi" are password words of `nostore_keywords`.)
+WIFI_KEY_WORDS: tuple[str, ...] = (
+    "wifi key", "wi-fi key", "wlan key", "wpa key", "wpa2 key", "wpa3 key", "wpa-psk", "wpa2-psk", "psk",
+    "network key", "wifi code", "wi-fi code", "wlan-schlüssel", "wlan schlüssel", "netzwerkschlüssel",
+    "clé wifi", "clé wi-fi", "clé wpa", "clé réseau", "clave wifi", "clave wi-fi", "clave wpa",
+    "chave wifi", "chave wi-fi", "chiave wifi", "chiave wi-fi", "wifi-koodi",
+)  # fmt: skip
+_WIFI_KEYWORD = keyword_pattern(WIFI_KEY_WORDS)
+# "Wi-Fi for guests: Fritzbox-7590 / TKoSP8dakZz9X9vE": the network's name, a slash, its password
+# (WPA passphrases are 8 to 63 characters), in one sentence.
+_WIFI_PAIR = re.compile(
+    r"(?<![a-z])(?:wi-?fi|wlan|wireless|wpa[23]?|ssid|hotspot|réseau|reseau|red)(?![a-z])"
+    r"(?:[^\n/.!?;]|[.!?](?=\S)){0,40}?"
+    r"(?<!\S)[^\s/]{2,40}[ \t]?/[ \t]?(?P<v>[^\s/]{8,63})(?!\S)"
+)
+_WIFI_HINTS = (
+    "wi-fi", "wifi", "wlan", "wireless", "wpa", "ssid", "hotspot", "réseau", "reseau", "red ", "psk",
+    "network key", "netzwerkschlüssel",
+)  # fmt: skip
+
+
+def _wifi_pairs(text: str, folded: str) -> Iterator[tuple[int, int]]:
+    for match in _WIFI_PAIR.finditer(folded):
+        start = match.start("v")
+        value = text[start : match.end("v")].rstrip(".,;:)]}\"'")
+        if value_ok(value, "password", True, 1, False) and not prose_shape(value):
+            yield start, start + len(value)
+
+
+def find_wifi_passwords(text: str) -> Iterator[tuple[int, int]]:
+    folded = fold(text)
+    if not any(hint in folded for hint in _WIFI_HINTS):
+        return
+    yield from assignments(text, _WIFI_KEYWORD, want_password=True)
+    yield from _wifi_pairs(text, folded)
