@@ -11,7 +11,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -157,23 +157,50 @@ def test_a_seal_a_rival_got_ahead_of_is_done_again_on_the_locked_head(pg_url: st
     rival.close()
 
 
-def test_under_contention_the_store_seals_on_the_locked_head_at_once(pg_url: str) -> None:
-    """While most optimistic seals lose to rivals, the store locks the head at flush instead (one
-    round trip more for every write, none wasted on a reseal); an occasional probe re-measures."""
+def test_a_writer_that_finds_a_rival_in_flight_seals_on_the_locked_head(pg_url: str) -> None:
+    """A rival has written and not committed when the writer's first round trip reads the chain
+    head: the rival commits first (seq 2), and the writer, which saw it in flight, seals on the
+    locked head at once (seq 3) instead of guessing seq 2 and sealing again. No seal had been lost
+    before, so an estimate made of lost seals would have guessed."""
     store, rival = _store(pg_url), _store(pg_url)
     with store.write("first") as tx:
         tx.emit(receipt_draft(uuid7()))
-    store.contention = 1.0
-    with store.write("store") as tx:
-        tx.insert_unit(unit(body="the writer's turn"))
-        with rival.write("store") as other:
-            other.insert_unit(unit(body="the rival's turn", user_scope="c" * 32))
+    with ExitStack() as rivals:
+        other = rivals.enter_context(rival.write("store"))
+        other.insert_unit(unit(body="the rival's turn", user_scope="c" * 32))  # in flight: it has written
+        with store.write("store") as tx:
+            tx.insert_unit(unit(body="the writer's turn"))  # its round trip saw the rival in flight
             other.emit(receipt_draft(uuid7()))
-        tx.emit(receipt_draft(uuid7()))
+            rivals.close()  # the rival commits first: seq 2
+            tx.emit(receipt_draft(uuid7()))
     assert store.seal_conflicts == 0  # sealed on the locked head: seq 3 at once
+    assert store.optimistic_seals == 0  # and "first" read no head to guess on
+    assert (rival.seal_conflicts, rival.optimistic_seals) == (0, 1)  # nobody was in flight for it
     assert _chain(pg_url) == [1, 2, 3]
     store.close()
     rival.close()
+
+
+def test_readers_and_other_applications_in_flight_are_no_rivals(pg_url: str) -> None:
+    """Only memoryos writers of the same database count: a read transaction holds no xid, and a
+    connection of another application writes nothing of the chain."""
+    store, reader = _store(pg_url), _store(pg_url)
+    with store.write("first") as tx:
+        tx.emit(receipt_draft(uuid7()))
+    with (
+        psycopg.connect(pg_url, application_name="someone-else") as stranger,
+        reader.read() as snapshot,
+    ):
+        snapshot.outbox_head()
+        stranger.execute("CREATE TABLE elsewhere (n INT)")  # in a transaction that holds an xid
+        with store.write("store") as tx:
+            tx.insert_unit(unit(body="the writer's turn"))
+            tx.emit(receipt_draft(uuid7()))
+        stranger.rollback()
+    assert (store.seal_conflicts, store.optimistic_seals) == (0, 1)
+    assert _chain(pg_url) == [1, 2]
+    store.close()
+    reader.close()
 
 
 def test_a_seal_that_waited_for_the_rival_holding_the_head_is_done_again(pg_url: str) -> None:
