@@ -10,6 +10,9 @@ server, interleaved in one run; medians over --runs.
   the same --recall-size pages of one scope;
 - scale-out: aggregate remember() throughput of --writers processes on one store over one writer's,
   PostgreSQL and SQLite side by side;
+- seal (not run by default): the receipt seal policy, one writer and --writers writers of this
+  code, of this code sealing only on the locked chain head, and of another checkout (--seal-base
+  FOLDER, e.g. `git archive main | tar -x -C FOLDER`), interleaved round by round;
 - LangGraph's PostgresStore (langgraph-checkpoint-postgres) on the same server beside memoryos's
   LangGraph store on PostgreSQL: put and search p50 for the same records and queries.
 
@@ -22,6 +25,7 @@ it; the fill is most of the recall section's time).
     python bench/bench_postgres.py --sizes 10000,1000000 --only remember   # flatness at 1M
     python bench/bench_postgres.py --sizes 2000,5000 --recall-size 5000 --runs 1 --samples 50 \\
         --seconds 2 --records 100 --out ''                                 # a quick smoke run
+    python bench/bench_postgres.py --only seal --runs 5 --out '' --seal-base /tmp/main  # seal policies
     python bench/bench_postgres.py --only recall --out '' \
         --recall-db postgresql://postgres@127.0.0.1:5432/recall_corpus    # fill once, rerun cheaply
 """
@@ -52,7 +56,8 @@ from bench_core import RECEIPT_BYTES, TOPICS, WORDS, bench_clock, fill, percenti
 import memoryos
 from receipts import uuid7
 
-SECTIONS = ("remember", "promotion", "recall", "scaleout", "langgraph")
+SECTIONS = ("remember", "promotion", "recall", "scaleout", "seal", "langgraph")
+DEFAULT_SECTIONS = tuple(s for s in SECTIONS if s != "seal")  # seal compares policies: asked for by name
 DEFAULT_SERVER = os.environ.get("MEMORYOS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
@@ -209,8 +214,13 @@ def measure_recall(
 
 
 # -- scale-out: writer processes ------------------------------------------------------------------------
-def child_writer(store: str, writer: int, seconds: float, start_at: float) -> None:
-    """One writer process: open, wait for the common start, remember() for `seconds`; print the count."""
+def child_writer(store: str, writer: int, seconds: float, start_at: float, seal: str) -> None:
+    """One writer process: open, wait for the common start, remember() for `seconds`; print the
+    count, the seals done again and the seals guessed. `seal="locked"` never guesses the head."""
+    if seal == "locked":
+        from memoryos.store import postgres_tx
+
+        setattr(postgres_tx, "seal_optimistically", lambda rivals: False)  # noqa: B010 (mypy: a function)
     rng = random.Random(writer)
     scope = memoryos.Scope(user=f"writer-{writer}", assistant="bench")
     with memoryos.open(store, heat_threshold=1e12) as mem:
@@ -218,39 +228,57 @@ def child_writer(store: str, writer: int, seconds: float, start_at: float) -> No
         time.sleep(max(0.0, start_at - time.time()))
         deadline, done = time.monotonic() + seconds, 0
         conflicts = int(getattr(mem.store, "seal_conflicts", 0))
+        guessed = int(getattr(mem.store, "optimistic_seals", 0))
         while time.monotonic() < deadline:
             mem.remember(scope, sentence(rng))
             done += 1
         conflicts = int(getattr(mem.store, "seal_conflicts", 0)) - conflicts
-    print(done, conflicts, flush=True)
+        guessed = int(getattr(mem.store, "optimistic_seals", 0)) - guessed
+    print(done, conflicts, guessed, flush=True)
 
 
-def throughput(store: str, writers: int, seconds: float) -> tuple[float, float]:
-    """Aggregate remember() per second of `writers` processes writing together for `seconds`, and
-    the share of their receipts sealed again because a rival's commit got in first (PostgreSQL)."""
+def throughput(store: str, writers: int, seconds: float, variant: str = "") -> tuple[float, float, float]:
+    """Aggregate remember() per second of `writers` processes writing together for `seconds`, the
+    share of their receipts sealed again because a rival's commit got in first, and the share
+    sealed on a guessed head (PostgreSQL). `variant` is a seal variant (see child_argv)."""
     start_at = time.time() + 3.0 + 0.3 * writers  # after every process has opened the store
-    argv = [sys.executable, __file__, "--child-writer", store, "--seconds", str(seconds)]
+    argv, env = child_argv(variant, store, seconds)
     procs = [
-        subprocess.Popen([*argv, "--writer-id", str(n), "--start-at", str(start_at)], stdout=subprocess.PIPE)
+        subprocess.Popen(
+            [*argv, "--writer-id", str(n), "--start-at", str(start_at)], stdout=subprocess.PIPE, env=env
+        )
         for n in range(writers)
     ]
-    counts, conflicts = [], []
+    counts, conflicts, guessed = [], [], []
     for proc in procs:
         out, _ = proc.communicate(timeout=seconds + 120)
         if proc.returncode != 0:
             raise RuntimeError(f"a writer process failed with exit {proc.returncode}")
-        done, resealed = out.split()[-2:]
-        counts.append(int(done))
-        conflicts.append(int(resealed))
-    return sum(counts) / seconds, sum(conflicts) / max(1, sum(counts))
+        numbers = [int(n) for n in out.split()[:3]]  # an older version's writer prints two
+        counts.append(numbers[0])
+        conflicts.append(numbers[1])
+        guessed.append(numbers[2] if len(numbers) > 2 else -1)
+    done = max(1, sum(counts))
+    return sum(counts) / seconds, sum(conflicts) / done, sum(guessed) / done if min(guessed) >= 0 else -1
+
+
+def child_argv(variant: str, store: str, seconds: float) -> tuple[list[str], dict[str, str] | None]:
+    """A writer process of this code (`""`), of this code sealing only on the locked head
+    (`"locked"`), or of the memoryos checked out in another folder (`"base=FOLDER"`)."""
+    tail = ["--child-writer", store, "--seconds", str(seconds)]
+    if variant.startswith("base="):
+        folder = Path(variant.removeprefix("base="))
+        env = {**os.environ, "PYTHONPATH": str(folder)}  # its memoryos before this one's
+        return [sys.executable, str(folder / "bench" / "bench_postgres.py"), *tail], env
+    return [sys.executable, __file__, *tail, *(["--seal", variant] if variant else [])], None
 
 
 def measure_scaleout(url: str, folder: Path, writers: int, seconds: float) -> dict[str, float]:
     """One writer, then `writers` together, on PostgreSQL and on a SQLite file: one round."""
     sqlite = str(folder / f"scale-{uuid.uuid4().hex[:8]}.db")
     memoryos.open(sqlite).close()
-    pg_one, _ = throughput(url, 1, seconds)
-    pg_many, resealed = throughput(url, writers, seconds)
+    pg_one = throughput(url, 1, seconds)[0]
+    pg_many, resealed, _ = throughput(url, writers, seconds)
     return {
         "pg_one": pg_one,
         "pg_many": pg_many,
@@ -393,6 +421,54 @@ def run_scaleout(args: argparse.Namespace, results: dict[str, Any]) -> None:
     print(f"scale-out: {results['scaleout']}", flush=True)
 
 
+def run_seal(args: argparse.Namespace, results: dict[str, Any]) -> None:
+    """The seal policy: one writer and --writers writers of this code, of this code sealing only on
+    the locked head, and of --seal-base (another checkout) when given, interleaved round by round
+    (ABC, CBA, ...) on one store; per round each variant's throughput over the locked one's."""
+    variants = {"this code": "", "locked only": "locked"}
+    if args.seal_base:
+        variants = {"base": f"base={args.seal_base}", **variants}
+    rounds: dict[tuple[int, str], list[tuple[float, float, float, float]]] = {}
+    with database(args.db) as url:
+        memoryos.open(url).close()
+        for r in range(args.runs):
+            for writers in (1, args.writers):
+                order = list(variants.items())[:: 1 if r % 2 == 0 else -1]
+                for name, variant in order:
+                    measured = throughput(url, writers, args.seconds, variant)
+                    rounds.setdefault((writers, name), []).append((*measured, os.getloadavg()[0]))
+                    print(f"seal round {r}, {writers} writers, {name}: {measured}", flush=True)
+    results["seal"] = {
+        f"{writers} {name}": {
+            "rate": statistics.median(m[0] for m in runs),
+            "vs_locked": statistics.median(
+                m[0] / locked[0] for m, locked in zip(runs, rounds[(writers, "locked only")], strict=True)
+            ),
+            "resealed": statistics.median(m[1] for m in runs),
+            "guessed": statistics.median(m[2] for m in runs),
+            "load": (min(m[3] for m in runs), max(m[3] for m in runs)),
+        }
+        for (writers, name), runs in rounds.items()
+    }
+    print(f"seal: {results['seal']}", flush=True)
+
+
+def seal_lines(found: dict[str, dict[str, Any]]) -> list[str]:
+    lines = [
+        "",
+        "| writers, seal | remember()/s | / locked only, same round (median) | resealed"
+        " | seals guessed per remember() | load |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, s in found.items():
+        guessed = f"{s['guessed']:.0%}" if s["guessed"] >= 0 else "—"
+        lines.append(
+            f"| {name} | {s['rate']:.0f} | {s['vs_locked']:.2f}x | {s['resealed']:.0%} | {guessed} |"
+            f" {s['load'][0]:.1f}-{s['load'][1]:.1f} |"
+        )
+    return lines
+
+
 def run_langgraph(args: argparse.Namespace, results: dict[str, Any]) -> None:
     runs = [measure_langgraph(args.db, args.records, seed) for seed in range(args.runs)]
     summary: dict[str, Any] = {"records": args.records}
@@ -412,6 +488,7 @@ def run_langgraph(args: argparse.Namespace, results: dict[str, Any]) -> None:
 RUNNERS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], None]] = {
     "recall": run_recall,
     "scaleout": run_scaleout,
+    "seal": run_seal,
     "langgraph": run_langgraph,
 }
 
@@ -433,7 +510,7 @@ def command(args: argparse.Namespace) -> str:
         f"python bench/bench_postgres.py --sizes {','.join(map(str, args.sizes))}"
         f" --recall-size {args.recall_size} --runs {args.runs} --samples {args.samples}"
         f" --writers {args.writers} --seconds {args.seconds} --records {args.records}"
-        f" --only {','.join(args.only)}"
+        f" --only {','.join(args.only)}" + (f" --seal-base {args.seal_base}" if args.seal_base else "")
     )
 
 
@@ -487,6 +564,8 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> str:
             f"| {s['writers']} writer processes / 1, SQLite | {s['sqlite_many']:.0f}/s |"
             f" {s['sqlite_one']:.0f}/s (one writer) | {s['sqlite_ratio']:.2f}x | (one writer at a time) |",
         ]
+    if "seal" in results:
+        lines += seal_lines(results["seal"])
     if "langgraph" in results:
         g = results["langgraph"]
         lines += [
@@ -534,15 +613,21 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=8, help="writer processes of the scale-out")
     parser.add_argument("--seconds", type=float, default=5.0, help="length of one scale-out round")
     parser.add_argument("--records", type=int, default=500, help="records of the LangGraph comparison")
-    parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {SECTIONS}")
+    parser.add_argument(
+        "--only", default=",".join(DEFAULT_SECTIONS), help=f"comma-separated subset of {SECTIONS}"
+    )
     parser.add_argument("--out", default="bench/results/postgres.md", help="markdown results ('' to skip)")
     parser.add_argument("--json", default="", help="also write every figure here as JSON")
+    parser.add_argument(
+        "--seal-base", default="", help="a memoryos checkout the seal section compares against"
+    )
     parser.add_argument("--child-writer", help=argparse.SUPPRESS)
+    parser.add_argument("--seal", default="", help=argparse.SUPPRESS)
     parser.add_argument("--writer-id", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_writer:
-        child_writer(args.child_writer, args.writer_id, args.seconds, args.start_at)
+        child_writer(args.child_writer, args.writer_id, args.seconds, args.start_at, args.seal)
         return
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.only = [s for s in args.only.split(",") if s]

@@ -36,7 +36,7 @@ from memoryos.store.base import Store
 from memoryos.store.postgres_errors import describe, is_lost_connection, translate
 from memoryos.store.postgres_schema import MIGRATIONS
 from memoryos.store.postgres_search import PostgresSearch
-from memoryos.store.postgres_tx import Marked, PostgresTransaction
+from memoryos.store.postgres_tx import APPLICATION, Marked, PostgresTransaction
 from memoryos.store.schema import SCHEMA_VERSION
 from memoryos.store.sql_search import integrity
 from receipts import ReceiptError
@@ -45,8 +45,6 @@ from receipts import ReceiptError
 MIGRATION_LOCK = 0x6D656D6F7279
 KEY_BYTES = 32
 RECONNECT_S = 2.0  # see ConnectionPool(reconnect_timeout=) below
-CONTENTION_WEIGHT = 0.2  # of the latest optimistic seal in the running estimate of contention
-PROBE_EVERY = 16  # under contention, every 16th write still tries the optimistic seal
 #: Tables an erasure touches: VACUUMed after it so the dead tuples holding erased text go now.
 ERASED_TABLES = ("units", "unit_sources", "search_postings", "search_terms", "page_notes", "candidates")
 
@@ -84,8 +82,8 @@ class PostgresStore(PostgresSearch, Store):
         self._wait_s = max(0.5, min(connect_timeout_s, busy_timeout_ms / 1000))
         self.commits = 0
         self.round_trips = 0  # of transactions (a load-independent cost: bench/bench_postgres.py)
+        self.optimistic_seals = 0  # writes sealed on the chain head read unlocked
         self.seal_conflicts = 0  # optimistic seals done again on the locked chain head
-        self.contention = 0.0  # the recent share of optimistic seals a rival got ahead of
         self.chain_id = ""
         self.key = b""
         self._pool: ConnectionPool[psycopg.Connection[Any]] | None = None
@@ -94,7 +92,7 @@ class PostgresStore(PostgresSearch, Store):
                 url,
                 min_size=1,
                 max_size=pool_size,
-                kwargs={"autocommit": True, "prepare_threshold": 2, "application_name": "memoryos"},
+                kwargs={"autocommit": True, "prepare_threshold": 2, "application_name": APPLICATION},
                 configure=self._configure,
                 timeout=connect_timeout_s,
                 # A connection attempt that fails is retried with backoff for this long only, then
@@ -194,9 +192,7 @@ class PostgresStore(PostgresSearch, Store):
             begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
             conn = self._pipelined(begin, *(["SET LOCAL synchronous_commit = off"] if lazy else []))
             try:
-                tx = PostgresTransaction(
-                    conn, self.chain_id, self.key, self._clock, writing=True, optimistic=self._optimistic()
-                )
+                tx = PostgresTransaction(conn, self.chain_id, self.key, self._clock, writing=True)
                 self._local.conn = conn
                 try:
                     yield tx
@@ -209,14 +205,8 @@ class PostgresStore(PostgresSearch, Store):
                 self._release(conn)
         self.commits += 1
         self.round_trips += conn.round_trips
+        self.optimistic_seals += tx.guessed
         self.seal_conflicts += tx.conflicts
-        if tx.guessed:
-            self.contention += CONTENTION_WEIGHT * ((tx.conflicts > 0) - self.contention)
-
-    def _optimistic(self) -> bool:
-        """Seal optimistically unless most recent optimistic seals lost to a rival; every
-        PROBE_EVERY-th write tries anyway, so the estimate follows the load back down."""
-        return self.contention < 0.5 or self.commits % PROBE_EVERY == 0
 
     def _commit(self, tx: PostgresTransaction) -> None:
         try:

@@ -11,7 +11,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -55,19 +55,25 @@ class Trace:
         pool.getconn = getconn  # type: ignore[method-assign]
 
     def round_trips(self) -> int:
+        return self.counts()[0]
+
+    def counts(self) -> tuple[int, int]:
+        """(round trips, statements executed: Query and Execute messages) of the traced calls."""
         for conn in self.conns:
             if not conn.closed:
                 conn.pgconn.untrace()  # flushes the trace file
         self.conns.clear()
-        count, previous = 0, "B"
+        count, statements, previous = 0, 0, "B"
         with open(self.path, encoding="utf-8", errors="replace") as lines:
             for line in lines:
-                side = line.split("\t", 2)[1] if line[:1].isdigit() else line[:1]
+                fields = line.split("\t")
+                side, message = (fields[1], fields[3]) if line[:1].isdigit() else (fields[0], fields[2])
                 if side in ("F", "B"):
                     count += side == "F" and previous == "B"
+                    statements += side == "F" and message in ("Query", "Execute")
                     previous = side
         os.unlink(self.path)
-        return count
+        return count, statements
 
 
 @contextmanager
@@ -111,6 +117,30 @@ def test_a_full_stm_promotion_costs_five_round_trips(pg_url: str) -> None:
             outcome = mem.promoter.promote_turns(turns, mem._now())
         assert outcome.promoted == 4
         assert trace.round_trips() == 5
+
+
+def _promotion_cost(mem: memoryos.Memory, store: PostgresStore, user: str, turns: int) -> tuple[int, int]:
+    key = mem._scopes(memoryos.Scope(user=user, assistant="a"))
+    with store.write("fill") as tx:
+        for n in range(turns):
+            tx.insert_unit(
+                unit(body=f"kiwi orchard harvest {n}", user_scope=key.user, assistant_scope=key.assistant)
+            )
+    with store.read() as tx:
+        full = tx.stm_turns(key.user, key.assistant)
+    with traced(store) as trace:
+        assert mem.promoter.promote_turns(full, mem._now()).promoted == turns
+    return trace.counts()
+
+
+def test_a_promotion_sends_as_many_statements_for_seven_turns_as_for_two(pg_url: str) -> None:
+    """Pages, lineage and receipts go one statement per kind of row, not one per turn: psycopg's
+    work per statement is most of a promotion's client CPU."""
+    with memoryos.open(pg_url, heat_threshold=1e12) as mem:
+        store = mem.store
+        assert isinstance(store, PostgresStore)
+        _promotion_cost(mem, store, "warm", 3)  # the statements prepared: the steady state
+        assert _promotion_cost(mem, store, "two", 2) == _promotion_cost(mem, store, "seven", 7)
 
 
 def test_a_read_transaction_costs_its_statements_and_one_more(pg_url: str) -> None:
@@ -157,23 +187,50 @@ def test_a_seal_a_rival_got_ahead_of_is_done_again_on_the_locked_head(pg_url: st
     rival.close()
 
 
-def test_under_contention_the_store_seals_on_the_locked_head_at_once(pg_url: str) -> None:
-    """While most optimistic seals lose to rivals, the store locks the head at flush instead (one
-    round trip more for every write, none wasted on a reseal); an occasional probe re-measures."""
+def test_a_writer_that_finds_a_rival_in_flight_seals_on_the_locked_head(pg_url: str) -> None:
+    """A rival has written and not committed when the writer's first round trip reads the chain
+    head: the rival commits first (seq 2), and the writer, which saw it in flight, seals on the
+    locked head at once (seq 3) instead of guessing seq 2 and sealing again. No seal had been lost
+    before, so an estimate made of lost seals would have guessed."""
     store, rival = _store(pg_url), _store(pg_url)
     with store.write("first") as tx:
         tx.emit(receipt_draft(uuid7()))
-    store.contention = 1.0
-    with store.write("store") as tx:
-        tx.insert_unit(unit(body="the writer's turn"))
-        with rival.write("store") as other:
-            other.insert_unit(unit(body="the rival's turn", user_scope="c" * 32))
+    with ExitStack() as rivals:
+        other = rivals.enter_context(rival.write("store"))
+        other.insert_unit(unit(body="the rival's turn", user_scope="c" * 32))  # in flight: it has written
+        with store.write("store") as tx:
+            tx.insert_unit(unit(body="the writer's turn"))  # its round trip saw the rival in flight
             other.emit(receipt_draft(uuid7()))
-        tx.emit(receipt_draft(uuid7()))
+            rivals.close()  # the rival commits first: seq 2
+            tx.emit(receipt_draft(uuid7()))
     assert store.seal_conflicts == 0  # sealed on the locked head: seq 3 at once
+    assert store.optimistic_seals == 0  # and "first" read no head to guess on
+    assert (rival.seal_conflicts, rival.optimistic_seals) == (0, 1)  # nobody was in flight for it
     assert _chain(pg_url) == [1, 2, 3]
     store.close()
     rival.close()
+
+
+def test_readers_and_other_applications_in_flight_are_no_rivals(pg_url: str) -> None:
+    """Only memoryos writers of the same database count: a read transaction holds no xid, and a
+    connection of another application writes nothing of the chain."""
+    store, reader = _store(pg_url), _store(pg_url)
+    with store.write("first") as tx:
+        tx.emit(receipt_draft(uuid7()))
+    with (
+        psycopg.connect(pg_url, application_name="someone-else") as stranger,
+        reader.read() as snapshot,
+    ):
+        snapshot.outbox_head()
+        stranger.execute("CREATE TABLE elsewhere (n INT)")  # in a transaction that holds an xid
+        with store.write("store") as tx:
+            tx.insert_unit(unit(body="the writer's turn"))
+            tx.emit(receipt_draft(uuid7()))
+        stranger.rollback()
+    assert (store.seal_conflicts, store.optimistic_seals) == (0, 1)
+    assert _chain(pg_url) == [1, 2]
+    store.close()
+    reader.close()
 
 
 def test_a_seal_that_waited_for_the_rival_holding_the_head_is_done_again(pg_url: str) -> None:
