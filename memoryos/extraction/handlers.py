@@ -163,6 +163,12 @@ class SentenceHandler:
         return out
 
 
+@dataclass(frozen=True)
+class Restatement(Distilled):
+    """A user's sentence read only for the known facts it mentions: each is REINFORCEd, and the
+    sentence itself is never written (memoryos.extraction.write)."""
+
+
 def statements_of(page: PageView) -> list[str]:
     """A page's sentences; in a user's turn, a retirement read with the sentence beside it
     (memoryos.policies.mentions, rule 5: "goodbye Tableau. Everything goes into Power BI.")."""

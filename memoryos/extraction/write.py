@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from memoryos.extraction import reconcile
+from memoryos.extraction.handlers import Restatement
 from memoryos.extraction.propose import Proposed, known_units, known_view, rules_decision, subject_unit
 from memoryos.logs import get_logger
 from memoryos.policies.distill import Distilled, content_hash
@@ -217,6 +218,9 @@ def write_all(
     promoter's digest record) after the facts it mentions are reinforced."""
     out = []
     for item in items:
-        done = typed.write(item) if item.keyed else [*typed.restate(item), untyped(item)]
+        if isinstance(item, Restatement):
+            done = typed.restate(item)
+        else:
+            done = typed.write(item) if item.keyed else [*typed.restate(item), untyped(item)]
         out += [(unit, item) for unit in done]
     return out

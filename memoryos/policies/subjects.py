@@ -30,6 +30,8 @@ from __future__ import annotations
 import re
 
 from memoryos.policies.capture import slug
+from memoryos.policies.subject_shapes import HEARSAY, MANY_RELATIONS, SHAPE_READERS, SINGLE_RELATIONS
+from memoryos.policies.subject_shapes import hearsay, relation_key, stated
 from memoryos.policies.text import STOPWORDS
 
 _NAME = r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}"
@@ -67,12 +69,17 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "home",
-            r"\b(?i:i (?:now |still )?live in|"
+            r"\b(?i:(?:i|we) (?:now |still |both )?live in|"
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |still |officially |finally )*"
             r"(?:based|living|settled) in|"
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
-            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
+            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now |officially )?(?:moved|relocated|retired)"
+            r"(?: back| down| up| out| over| here| away| permanently)? to|"
+            # the new home said by its kind: "we moved into a condo in X", "we bought a bungalow in X"
+            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now )?(?:moved into|downsized to|bought) "
+            r"(?:a|an|the|our) (?:new |little |small |lovely )?(?:house|home|place|condo|flat|apartment|"
+            r"bungalow|cottage|townhouse|townhome) in|"
             # a move said by its steps: closing on a house in X, unpacking in X, our new house in X
             r"(?:closed|closing) on (?:the|a|our) (?:new )?(?:house|home|place|condo|flat|apartment) in|"
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:still |finally )?unpacking "
@@ -131,10 +138,9 @@ DIET_SAID = {
 _FIRST_PERSON = re.compile(r"\b(?i:i(?:'m| am)|i)\b")
 
 #: "my dog Biscuit": a relation and its name, the relation as the subject.
-RELATIONS = (
-    "dog cat pet puppy kitten partner wife husband fiance fiancee girlfriend boyfriend son daughter "
-    "sister brother mother father mom dad manager boss"
-).split()
+RELATIONS = sorted(
+    {"dog", "cat", "pet", "puppy", "kitten", *SINGLE_RELATIONS, *MANY_RELATIONS}, key=len, reverse=True
+)
 _MY_NAMED = re.compile(
     r"\b(?i:my|our) (?P<s>"
     + "|".join(RELATIONS)
@@ -280,23 +286,7 @@ def subject_key(phrase: str) -> str:
     return normal_subject(f"fact:{slug(phrase)}")
 
 
-# Before a statement, in its clause: someone else's belief or a supposition, not the user's fact
-# ("someone assumed I'm vegetarian", "if I moved to Leeds").
-_HEARSAY = re.compile(
-    r"\b(?i:assum\w*|thinks?|thought|believes?|says?|said|asked(?: if)?|if|would|i'd|wish|suppose|pretend)"
-    r"\b[^,;.!?]{0,20}$"
-)
-
-
-def _hearsay(match: re.Match[str], sentence: str) -> bool:
-    """Whether what precedes `match` makes it someone else's claim or a hypothesis."""
-    return _HEARSAY.search(sentence[: match.start()]) is not None
-
-
-def _stated(pattern: re.Pattern[str], sentence: str) -> re.Match[str] | None:
-    """The first match of `pattern` that the speaker states (not hearsay)."""
-    match = pattern.search(sentence)
-    return None if match is None or _hearsay(match, sentence) else match
+_hearsay, _stated = hearsay, stated  # memoryos.policies.subject_shapes
 
 
 def _profile_value(subject: str, match: re.Match[str], sentence: str) -> str | None:
@@ -490,7 +480,7 @@ def _event_date(sentence: str) -> tuple[str, str] | None:
 def _shift(sentence: str) -> tuple[str, str] | None:
     match = _SHIFT.search(sentence)
     before = "" if match is None else sentence[: match.start()]
-    if match is None or _HEARSAY.search(before) or _COVER.search(before):
+    if match is None or HEARSAY.search(before) or _COVER.search(before):
         return None
     return "fact:shift", f"{match.group('v').lower()} shift"
 
@@ -507,7 +497,19 @@ TYPED_READERS = (
     _reply_format,
     _schedule,
     _club,
+    *SHAPE_READERS,
 )
+
+
+def _keyed(subject: str, value: str) -> str | None:
+    """The key of a generic shape's subject; a person by their relation (subject_shapes), and
+    only when what is said of them is a name ("my son is obsessed with sharks" names no son)."""
+    head = subject.lower().split()[-1] if subject.split() else subject
+    if head in SINGLE_RELATIONS or head in MANY_RELATIONS:
+        if not re.fullmatch(r"[A-Z][\w'-]+(?: [A-Z][\w'-]+)?", value.strip()):
+            return None
+        return relation_key(head, value.strip()) if head == subject.lower() else None
+    return subject_key(subject)
 
 
 def profile_facts(sentence: str) -> list[tuple[str, str]]:
@@ -522,14 +524,18 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
                 break
     for read in TYPED_READERS:
         typed = read(sentence)
-        if typed is not None:
+        # "an engineer at Acme": the role is part of the employer's record, not a second one
+        if typed is not None and not (typed[0] == "fact:occupation" and "fact:employer" in found):
             found.setdefault(*typed)
     for allergy in _allergies(sentence):
         found.setdefault(*allergy)
     for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS):
         said = shape.search(sentence)
-        if said is not None:
-            found.setdefault(subject_key(said.group("s")), said.group("v"))
+        key = None if said is None else _keyed(said.group("s"), said.group("v"))
+        if said is not None and key is not None:
+            found.setdefault(key, said.group("v"))
     for said in _MY_NAMED.finditer(sentence):  # "my husband Tom and our daughter Amara": both
-        found.setdefault(subject_key(said.group("s")), said.group("v"))
+        key = _keyed(said.group("s"), said.group("v"))
+        if key is not None:
+            found.setdefault(key, said.group("v"))
     return list(found.items())
