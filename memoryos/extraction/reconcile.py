@@ -170,13 +170,17 @@ def same_value_fact(body: str, subject: str, known: Sequence[Known]) -> Known | 
     return None
 
 
-def mention_outcome(body: str, known: Sequence[Known], turns: tuple[str, ...]) -> Outcome | None:
-    """Rule 4: the facts a subject-less user statement retires (UPDATE) or mentions (REINFORCE)."""
+def mention_outcome(
+    body: str, known: Sequence[Known], turns: tuple[str, ...], *, by_word: bool = True
+) -> Outcome | None:
+    """Rule 4: the facts a subject-less user statement retires (UPDATE) or mentions (REINFORCE).
+    `by_word` False: "moved X to ..." retires nothing (a statement with a subject of its own, whose
+    move is its own subject's: "I moved choir to Fridays" is the schedule, not the choir)."""
     facts = [k for k in known if k.is_fact and k.key and not set(k.turns) & set(turns)]
     retiring, restated = [], []
     for record in facts:
         marks = mentions.marks(record.value, record.body)
-        if mentions.retired(body, marks, content_words(record.body)):
+        if mentions.retired(body, marks, content_words(record.body) if by_word else frozenset()):
             retiring.append(record)
         elif mentions.mentioned(body, marks) is not None:
             restated.append(record)

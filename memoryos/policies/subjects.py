@@ -96,7 +96,12 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "commute",
             r"\b(?i:i (?:usually |mostly |always |now )?(?P<v>bike|cycle|walk|drive|run|scoot|ride|commute)"
             r" (?:in )?(?:to|into) (?:the office|work))|"
-            r"\b(?i:(?:my|the) (?:daily )?commute is (?:now |still )?(?:by )?)(?P<v2>[^.;!?,—–]+)",
+            r"\b(?i:(?:my|the) (?:daily )?commute is (?:now |still )?(?:by )?)(?P<v2>[^.;!?,—–]+)|"
+            # a habit of getting about: "I take the bus downtown most days", "I walk everywhere now"
+            r"\b(?i:i (?:usually |mostly |always |now |still |just )?(?:take|catch|ride) the "
+            r"(?P<v3>bus|train|tube|subway|metro|tram|ferry|streetcar)"
+            r"(?= (?:in|to work|to the office|downtown|everywhere|most days|every day|each day)\b))|"
+            r"\b(?i:i (?:usually |mostly |always |now |still |just )?(?P<v4>walk|bike|cycle|drive) everywhere)",
         ),
         ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
