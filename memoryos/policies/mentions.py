@@ -62,7 +62,8 @@ _FORWARD = re.compile(
 )
 # "I don't drive the Buick any more": a negation, the value, then "any more" (the value between)
 _NOT_ANY_MORE = re.compile(
-    r"\b(?i:don't|do not|doesn't|can't|cannot|won't|not|never)\b(?P<what>(?:[^.;!?]|\.(?= [A-Z])){1,40}?)\b(?i:any ?more|any longer)\b"
+    r"\b(?i:don't|do not|doesn't|can't|cannot|won't|not|never)\b"
+    r"(?P<what>(?:[^.;!?]|\.(?= [A-Z])){1,40}?)\b(?i:any ?more|any longer)\b"
 )
 _BACKWARD = re.compile(
     r"\b(?i:(?:is|was|has been|have been|got|are) (?:basically |now |officially |finally |been )*"
@@ -229,9 +230,9 @@ def retired(sentence: str, record_marks: Sequence[Mark], body_words: frozenset[s
         if _cue_ok(sentence, cue.start() - len(before)) and mentioned(before, record_marks) is not None:
             return True
     for cue in _NOT_ANY_MORE.finditer(sentence):
-        if not OTHER_PERSON.search(sentence[max(0, cue.start() - 40) : cue.start()]):
-            if mentioned(cue.group("what"), record_marks) is not None:
-                return True
+        someone = OTHER_PERSON.search(sentence[max(0, cue.start() - 40) : cue.start()])
+        if not someone and mentioned(cue.group("what"), record_marks) is not None:
+            return True
     for cue in _MOVED_WHAT.finditer(sentence):
         what = cue.group("what").lower()
         if what not in STOPWORDS and _cue_ok(sentence, cue.start()) and stem(what, "english") in body_words:

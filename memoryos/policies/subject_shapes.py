@@ -75,7 +75,8 @@ _ROLE = re.compile(
     r"\b(?i:i(?:'m| am)|i work as|i(?:'ve| have) been working as) (?:(?i:now|still|actually|also) )?"
     r"(?i:an? )(?P<v>(?:(?i:retired|former|semi-retired) )?(?:[a-z-]+ ){0,2}?"
     r"(?i:" + _ROLE_WORDS + r"|[a-z]{3,}(?:ist|ian|eer)))s?\b(?! (?i:of|at heart|by nature|friend))"
-    r"|\b(?i:i (?:now |still )?work as|i(?:'ve| have) been working as) (?i:an? )(?P<v2>[a-z][a-z-]+(?: [a-z][a-z-]+)?)"
+    r"|\b(?i:i (?:now |still )?work as|i(?:'ve| have) been working as) (?i:an? )"
+    r"(?P<v2>[a-z][a-z-]+(?: [a-z][a-z-]+)?)"
     r"(?=[.,;!?—–]| (?:at|for|in|with|and|but|since|now)\b|$)"
 )
 _NOT_A_ROLE_WORD = frozenset("big huge total bit little real true fan lover beginner member user".split())
@@ -146,7 +147,10 @@ _PLACE_NAME = (
     r"(?:\s+(?i:choir|chorale|chorus|club|group|band|orchestra|team|league|society|church|library|school|"
     r"hospital|pantry|food bank|shelter|museum|gym|pool|center|centre))?"
 )
-_PLACE_PHRASE = r"(?:the|a|an|our|my) (?:[a-z][\w'-]*\s+){0,2}?[a-z][\w'-]*(?=\s+(?:on|every|each|in|at|with|twice|once|most|since|now|these|and|which|where|,)\b|[.,;!?—–]|$)"
+_PLACE_PHRASE = (
+    r"(?:the|a|an|our|my) (?:[a-z][\w'-]*\s+){0,2}?[a-z][\w'-]*"
+    r"(?=\s+(?:on|every|each|in|at|with|twice|once|most|since|now|these|and|which|where|,)\b|[.,;!?—–]|$)"
+)
 _HABIT = re.compile(
     r"\b(?i:i|we)(?:'ve| have)?(?: (?i:now|still|also|usually|regularly|mostly|currently|started|begun|"
     r"been|just|recently|always|often|sometimes|normally|even))*"
@@ -165,6 +169,30 @@ def _place_value(text: str) -> str:
     if words and words[0].lower() in ("the", "a", "an", "our", "my"):
         words = words[1:]
     return " ".join(words).rstrip(".,;")
+
+
+# "I taught at Lincoln Elementary for thirty years": a career, a lasting fact though in the past
+_YEARS = (
+    r"(?i:for (?:[\w-]+ )?(?:years|decades)|until i retired|before i retired|my whole career|all my life|"
+    r"(?:[\w-]+ )?years (?:of )?(?:teaching|working|nursing)|after (?:[\w-]+ )?years)"
+)
+_CAREER = re.compile(
+    r"\b(?i:i(?:'ve| have)? (?:taught|worked|served|volunteered|coached)|(?:teaching|working))"
+    r"(?: [a-z-]+){0,3}? (?i:at|for) (?P<v>" + _PLACE_NAME + r")(?=[^.;!?]{0,40}\b" + _YEARS + ")"
+    r"|\b(?i:i(?:'ve| have)? (?:just |finally )?retired from) (?P<v2>" + _PLACE_NAME + r")"
+    r"|\b" + _YEARS + r"\b[^.;!?]{0,30}?(?i:teaching|working|nursing)(?: [a-z-]+){0,3}? (?i:at|for) "
+    r"(?P<v3>" + _PLACE_NAME + ")"
+)
+
+
+def career(sentence: str) -> tuple[str, str] | None:
+    """`fact:career`: where the speaker spent years working (one key whatever the verb: "I taught
+    at X for years" and "I retired from X" are one career)."""
+    match = stated(_CAREER, sentence)
+    value = None if match is None else (match.group("v") or match.group("v2") or match.group("v3") or "")
+    if match is None or not value or not value.strip()[:1].isupper():
+        return None
+    return "fact:career", _place_value(value)
 
 
 def habit_place(sentence: str) -> tuple[str, str] | None:
@@ -187,6 +215,28 @@ def habit_place(sentence: str) -> tuple[str, str] | None:
             key = f"{key}-{slug(value, 30)}"
         return key, value
     return None
+
+
+# -- a group one belongs to -------------------------------------------------------------------------
+
+_GROUP_NOUNS = r"(?:club|choir|chorale|chorus|group|band|orchestra|team|league|society|circle|guild|ensemble)"
+_JOINED = re.compile(
+    r"\b(?i:i(?:'ve| have)? (?:just |recently |finally |now )?joined|i(?:'m| am) (?:now |still |also )?"
+    r"(?:in|part of|a member of)|i belong to|we(?:'ve| have)? (?:just |recently )?joined) "
+    r"(?i:an?|the|our|my) (?P<v>(?:[A-Za-z][\w'-]* ){0,3}?(?i:" + _GROUP_NOUNS + r"))\b"
+)
+
+
+def group(sentence: str) -> tuple[str, str] | None:
+    """`fact:<activity>-group` of a group the speaker joined or belongs to ("I've joined the
+    Sarasota Garden Club": `fact:garden-group`), keyed by the word before the group noun."""
+    match = stated(_JOINED, sentence)
+    if match is None or ONE_OFF.search(sentence):
+        return None
+    value = match.group("v")
+    words = value.split()
+    what = words[-2] if len(words) > 1 else words[-1]
+    return f"fact:{slug(what)}-group", value
 
 
 # -- people ----------------------------------------------------------------------------------------
@@ -260,4 +310,4 @@ def activity_days(sentence: str) -> tuple[str, str] | None:
     return None
 
 
-SHAPE_READERS = (role, habit_place, activity_days)
+SHAPE_READERS = (role, career, habit_place, activity_days, group)

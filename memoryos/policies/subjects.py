@@ -30,8 +30,15 @@ from __future__ import annotations
 import re
 
 from memoryos.policies.capture import slug
-from memoryos.policies.subject_shapes import HEARSAY, MANY_RELATIONS, SHAPE_READERS, SINGLE_RELATIONS
-from memoryos.policies.subject_shapes import hearsay, relation_key, stated
+from memoryos.policies.subject_shapes import (
+    HEARSAY,
+    MANY_RELATIONS,
+    SHAPE_READERS,
+    SINGLE_RELATIONS,
+    hearsay,
+    relation_key,
+    stated,
+)
 from memoryos.policies.text import STOPWORDS
 
 _NAME = r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}"
@@ -74,8 +81,13 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:based|living|settled) in|"
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
-            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now |officially )?(?:moved|relocated|retired)"
-            r"(?: back| down| up| out| over| here| away| permanently)? to|"
+            # "we're in Sarasota now", "I'm finally in Leeds for good": a home said by a change cue
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |finally |officially |permanently )?"
+            r"(?:down |up |out |over )?in(?=\s+"
+            + _NAME
+            + r"(?:\s+(?:now|for good|full[- ]time|permanently))(?:[.,;!?—–]|$))|"
+            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now |officially )?"
+            r"(?:moved|relocated|retired)(?: back| down| up| out| over| here| away| permanently)? to|"
             # the new home said by its kind: "we moved into a condo in X", "we bought a bungalow in X"
             r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now )?(?:moved into|downsized to|bought) "
             r"(?:a|an|the|our) (?:new |little |small |lovely )?(?:house|home|place|condo|flat|apartment|"
@@ -101,7 +113,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?i:i (?:usually |mostly |always |now |still |just )?(?:take|catch|ride) the "
             r"(?P<v3>bus|train|tube|subway|metro|tram|ferry|streetcar)"
             r"(?= (?:in|to work|to the office|downtown|everywhere|most days|every day|each day)\b))|"
-            r"\b(?i:i (?:usually |mostly |always |now |still |just )?(?P<v4>walk|bike|cycle|drive) everywhere)",
+            r"\b(?i:i (?:usually |mostly |always |now |still |just )?"
+            r"(?P<v4>walk|bike|cycle|drive) everywhere)",
         ),
         ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
@@ -174,7 +187,7 @@ _IS_MY = re.compile(
 # "my favourite editor is now Helix": the generic shape, its subject and its value.
 _MY_IS = re.compile(  # the subject in lower case: "my partner Sam is ..." names Sam, not a subject
     r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?i:is|are|has changed to|was changed to) "
-    r"(?P<v>[^.;!?,—–]+)"
+    r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms|St|Mt|Prof)\.\s|[^.;!?,—–])+)"
 )
 
 _MONTH = (
@@ -506,15 +519,17 @@ TYPED_READERS = (
 )
 
 
-def _keyed(subject: str, value: str) -> str | None:
+def _keyed(subject: str, value: str) -> tuple[str, str] | None:
     """The key of a generic shape's subject; a person by their relation (subject_shapes), and
     only when what is said of them is a name ("my son is obsessed with sharks" names no son)."""
-    head = subject.lower().split()[-1] if subject.split() else subject
-    if head in SINGLE_RELATIONS or head in MANY_RELATIONS:
-        if not re.fullmatch(r"[A-Z][\w'-]+(?: [A-Z][\w'-]+)?", value.strip()):
+    said = [w for w in subject.lower().split() if w not in SUBJECT_MODIFIERS]  # "my new doctor"
+    if said and (said[-1] in SINGLE_RELATIONS or said[-1] in MANY_RELATIONS):
+        value = re.sub(r"\s+(?i:now|too|again|still|these days)$", "", value.strip())
+        if not re.fullmatch(r"[A-Z][\w'.-]+(?: [A-Z][\w'-]+)?", value.strip()):
             return None
-        return relation_key(head, value.strip()) if head == subject.lower() else None
-    return subject_key(subject)
+        key = relation_key(said[-1], value) if len(said) == 1 else None
+        return None if key is None else (key, value)
+    return subject_key(subject), value
 
 
 def profile_facts(sentence: str) -> list[tuple[str, str]]:
@@ -536,11 +551,11 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
         found.setdefault(*allergy)
     for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS):
         said = shape.search(sentence)
-        key = None if said is None else _keyed(said.group("s"), said.group("v"))
-        if said is not None and key is not None:
-            found.setdefault(key, said.group("v"))
+        keyed = None if said is None else _keyed(said.group("s"), said.group("v"))
+        if keyed is not None:
+            found.setdefault(*keyed)
     for said in _MY_NAMED.finditer(sentence):  # "my husband Tom and our daughter Amara": both
-        key = _keyed(said.group("s"), said.group("v"))
-        if key is not None:
-            found.setdefault(key, said.group("v"))
+        keyed = _keyed(said.group("s"), said.group("v"))
+        if keyed is not None:
+            found.setdefault(*keyed)
     return list(found.items())
