@@ -298,6 +298,9 @@ def activity_days(sentence: str) -> tuple[str, str] | None:
         ):
             continue
         activity = match.group("a").lower()
+        last = activity.split()[-1]
+        if HEARSAY.search(sentence[: match.end("a") - len(last)]):
+            continue  # "my sister said choir is on Mondays": the hearsay word is no activity
         if set(activity.split()) & _NOT_AN_ACTIVITY or (
             match.group("a")[:1].isupper() and match.start("a") > 0
         ):

@@ -1,0 +1,67 @@
+"""Reconciliation of the structural families through the public API (remember, end_session,
+maintain, history): a change read by sentence shape is an UPDATE with history, a passing mention
+anywhere in a user's turn is a REINFORCE, a statement of one subject retires another it names, and
+a supposition, someone else's move or a one-off changes nothing. The conversation is our own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memoryos.extraction.handlers import Restatement
+from memoryos.extraction.typed import restatements
+from memoryos.policies.distill import Distilled, PageView
+from tests.memoryos.test_extraction_mentions import converse, histories
+
+
+def holding(found: dict, word: str) -> list[str]:
+    return [key for key, versions in found.items() if any(word in r.body for r in versions)]
+
+
+def test_every_user_sentence_no_item_holds_is_read_for_mentions() -> None:
+    pages = [
+        PageView("p1@1", "user", "I work at Globex. Globex's canteen is great. What a week!", ("t1",)),
+        PageView("p2@1", "assistant", "Globex sounds fun.", ("t2",)),
+    ]
+    items = [Distilled("profile", "I work at Globex.", ("p1@1",), ("t1",), kind="semantic", keyed=True)]
+    found = restatements(pages, items)
+    assert [r.body for r in found] == ["Globex's canteen is great.", "What a week!"]
+    assert all(isinstance(r, Restatement) and not r.keyed for r in found)  # never written as records
+
+
+def test_structural_changes_are_updates_and_mentions_reinforce(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    converse(
+        db,
+        [
+            [
+                "I live in Dayton with my husband Arlo.",
+                "I volunteer at the Maple Street Shelter on Fridays.",
+                "I drive a Subaru Outback, nothing fancy.",
+                "Pottery is on Mondays.",
+            ],
+            [
+                # one long turn: the digest keeps only some of its sentences, the mention is in the last
+                "It rained all week and the gutters overflowed twice, which was a whole saga with the "
+                "landlord and two plumbers. Anyway, the shelter had a bake sale that went really well "
+                "and I sold more lemon bars than anyone expected. Arlo ate the leftovers.",
+                "My neighbour Ruth moved to Tampa.",  # someone else's move
+                "If we ever moved to Denver I'd miss the river.",  # a supposition
+            ],
+            [
+                "Big change: we've moved into a condo in Galveston to be near our daughter.",
+                "We sold the Subaru, so I walk everywhere now.",  # states the commute, retires the car
+                "Pottery moved to Thursdays.",
+            ],
+        ],
+    )
+    found = histories(db)
+    home = found["fact:home"]
+    assert [r.status for r in home] == ["superseded", "active"] and "Galveston" in home[1].body
+    assert not [k for k in holding(found, "Tampa") + holding(found, "Denver") if k == "fact:home"]
+    pottery = found["fact:pottery-schedule"]
+    assert [r.status for r in pottery] == ["superseded", "active"] and "Thursdays" in pottery[1].body
+    car = found["fact:car"]
+    assert [r.status for r in car] == ["superseded", "active"] and "sold" in car[1].body
+    assert found["fact:husband"][-1].reinforced == 1  # "Arlo ate the leftovers", past the digest
+    shelter = found["fact:volunteer-place"]
+    assert len(shelter) == 1 and shelter[0].reinforced == 1  # "the shelter had a bake sale"
