@@ -54,7 +54,7 @@ _FORWARD = re.compile(
     r"ditched(?: my| the)?|(?:bought|got) (?:a|an|myself a|us a) new|"
     r"traded (?:in )?(?:my |the |our )?|swapped (?:out )?(?:my |the |our )?|"
     r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?|"
-    r"quit(?: my| the)?|no more|"
+    r"quit(?: my| the)?|"
     r"(?:i|we)(?:'ve| have)? (?:stopped|quit) \w+ing (?:at |with |in |for |on |to |the |my |our )*|"
     # "I've left St. Brendan's.": a place left for good, not "I left Biscuit with my sister"
     r"(?:i|we)(?:'ve| have)? left(?= (?:my |the |our )?(?-i:[A-Z][\w'.&-]*(?: [A-Z][\w'.&-]*)*)"

@@ -187,7 +187,6 @@ class TestMoreChangeCues:
             ("I've stopped volunteering at Brightway.", [("Brightway",)]),
             ("I've left Brightway.", [("Brightway",)]),
             ("I don't sing with Brightway any more.", [("Brightway",)]),
-            ("No more Brightway for me.", [("Brightway",)]),
         ],
     )
     def test_a_value_given_up(self, sentence: str, marks: list[tuple[str, ...]]) -> None:
