@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import memoryos
 from memoryos.extraction.handlers import Restatement
 from memoryos.extraction.typed import restatements
 from memoryos.policies.distill import Distilled, PageView
 from tests.memoryos.test_extraction_mentions import converse, histories
 
 
-def holding(found: dict, word: str) -> list[str]:
+def holding(found: dict[str, list[memoryos.Record]], word: str) -> list[str]:
     return [key for key, versions in found.items() if any(word in r.body for r in versions)]
 
 
