@@ -34,6 +34,10 @@ mentioned):
    written. A fact is never reinforced by the turn that stated it, nor twice by one turn
    (memoryos.extraction.write), and a superseded value mentioned reinforces nothing: only the
    current versions are matched. Hypothetical and temporary sentences retire nothing.
+   A user's statement that has a subject of its own is read by this rule too, after rule 1, for
+   the *other* facts it names (memoryos.extraction.write: "I sold the Buick, so I walk everywhere
+   now" states the commute and retires the car), its "moved X to" cue aside; and every user
+   sentence no item holds is read for the facts it mentions (memoryos.extraction.typed).
 
 An item that matches nothing is an **ADD**, under its subject key, or a key made from its first
 words. Subject keys and values come from memoryos.policies.subjects.

@@ -16,8 +16,11 @@ A subject is found four ways, in this order (the first reading of a subject wins
    moved to April 22", `fact:exam-date`), a work shift, each allergen (`fact:allergy-<allergen>`:
    a second allergy adds, it does not replace), a car by its model, the usual drink, the language
    being learned, a pet named by its kind or breed, the reply layout, a weekly activity's days, a
-   group activity ("my running club");
-4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", every "my dog Biscuit".
+   group activity ("my running club"); then the readers by sentence structure of
+   memoryos.policies.subject_shapes (a role, a career, a habit at a place, an activity's weekly
+   days, a group joined);
+4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", every "my dog Biscuit";
+   a person by their relation (subject_shapes.relation_key: `fact:husband`, `fact:son-rafi`).
 
 A subject phrase becomes a key through `normal_subject`: spelling (SUBJECT_WORDS), modifiers dropped
 (SUBJECT_MODIFIERS: "my *current* employer"), then synonyms (SUBJECT_ALIASES). What is NOT a lasting
