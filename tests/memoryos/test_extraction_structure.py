@@ -68,3 +68,17 @@ def test_structural_changes_are_updates_and_mentions_reinforce(tmp_path: Path) -
     assert found["fact:husband"][-1].reinforced == 1  # "Arlo was happy.", past what the digest keeps
     shelter = found["fact:volunteer-place"]
     assert len(shelter) == 1 and shelter[0].reinforced == 1  # "the shelter had a bake sale"
+
+
+def test_a_statement_with_a_subject_retires_no_record_by_a_moved_word() -> None:
+    from memoryos.extraction.reconcile import Known, mention_outcome
+
+    choir = Known(
+        "c@1", "fact:sing-place", "semantic", "I sing with the choir at Grace Church.", ("t1",), "profile"
+    )
+    said = "I've moved choir to Thursdays."
+    moved = mention_outcome(said, [choir], ("t2",))
+    assert moved is not None and moved.action == "update"  # a subject-less "moved X to"
+    # the schedule's own statement: the choir is restated, not given up
+    kept = mention_outcome(said, [choir], ("t2",), by_word=False)
+    assert kept is not None and kept.action == "reinforce"
