@@ -72,12 +72,23 @@ def semantic_value(body: str, key: str | None = None) -> frozenset[str] | None:
 _POSSESSION = re.compile(r"\b(?i:my|our) (?:(?i:old|new|current|trusty|work|home) )?[A-Z][\w-]+")
 
 
+# A first-person habit, state or taste in the present ("we have two cats", "I always read on the
+# porch", "I've been knitting again", "I adore Agatha Christie"): a lasting fact, said without the
+# words PROFILE lists. A past event ("I walked") or a plan ("I'll walk") is not one.
+_HABIT = re.compile(
+    r"\b(?i:i|we)(?:(?i:'ve| have) been \w+ing\b|(?: (?i:usually|always|often|never|still|now|mostly|"
+    r"normally|really|also|just|generally|regularly|absolutely|honestly))* (?i:have|'ve got|own|drink|eat|"
+    r"play|read|watch|grow|knit|paint|walk|swim|go|take|keep|collect|volunteer|teach|sing|bake|cook|"
+    r"garden|run|ride|attend|belong|adore|enjoy|love|like|prefer|hate|miss|spend|do)\b)"
+)
+
+
 def is_fact(sentence: str) -> bool:
     """A first-person statement: of a subject ("my X is Y") or of a preference, a job, a home; a
     named possession ("my old ThinkPad"); or a change that gives a value up ("goodbye Krita",
     memoryos.policies.mentions), which reconciles as an UPDATE of the fact holding that value."""
     return (
-        bool(PROFILE.search(sentence) or _POSSESSION.search(sentence))
+        bool(PROFILE.search(sentence) or _POSSESSION.search(sentence) or _HABIT.search(sentence))
         or semantic_subject(sentence) is not None
         or mentions.retires_something(sentence)
     )
@@ -161,6 +172,12 @@ class SentenceHandler:
                         )
                     )
         return out
+
+
+@dataclass(frozen=True)
+class Restatement(Distilled):
+    """A user's sentence read only for the known facts it mentions: each is REINFORCEd, and the
+    sentence itself is never written (memoryos.extraction.write)."""
 
 
 def statements_of(page: PageView) -> list[str]:

@@ -34,6 +34,10 @@ mentioned):
    written. A fact is never reinforced by the turn that stated it, nor twice by one turn
    (memoryos.extraction.write), and a superseded value mentioned reinforces nothing: only the
    current versions are matched. Hypothetical and temporary sentences retire nothing.
+   A user's statement that has a subject of its own is read by this rule too, after rule 1, for
+   the *other* facts it names (memoryos.extraction.write: "I sold the Buick, so I walk everywhere
+   now" states the commute and retires the car), its "moved X to" cue aside; and every user
+   sentence no item holds is read for the facts it mentions (memoryos.extraction.typed).
 
 An item that matches nothing is an **ADD**, under its subject key, or a key made from its first
 words. Subject keys and values come from memoryos.policies.subjects.
@@ -170,13 +174,17 @@ def same_value_fact(body: str, subject: str, known: Sequence[Known]) -> Known | 
     return None
 
 
-def mention_outcome(body: str, known: Sequence[Known], turns: tuple[str, ...]) -> Outcome | None:
-    """Rule 4: the facts a subject-less user statement retires (UPDATE) or mentions (REINFORCE)."""
+def mention_outcome(
+    body: str, known: Sequence[Known], turns: tuple[str, ...], *, by_word: bool = True
+) -> Outcome | None:
+    """Rule 4: the facts a subject-less user statement retires (UPDATE) or mentions (REINFORCE).
+    `by_word` False: "moved X to ..." retires nothing (a statement with a subject of its own, whose
+    move is its own subject's: "I moved choir to Fridays" is the schedule, not the choir)."""
     facts = [k for k in known if k.is_fact and k.key and not set(k.turns) & set(turns)]
     retiring, restated = [], []
     for record in facts:
         marks = mentions.marks(record.value, record.body)
-        if mentions.retired(body, marks, content_words(record.body)):
+        if mentions.retired(body, marks, content_words(record.body) if by_word else frozenset()):
             retiring.append(record)
         elif mentions.mentioned(body, marks) is not None:
             restated.append(record)

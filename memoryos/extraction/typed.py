@@ -19,7 +19,13 @@ from typing import Protocol
 import orjson
 
 from memoryos.errors import ModelError
-from memoryos.extraction.handlers import SUBJECTS, extractive_handlers, semantic_subjects
+from memoryos.extraction.handlers import (
+    SUBJECTS,
+    Restatement,
+    extractive_handlers,
+    semantic_subjects,
+    statements_of,
+)
 from memoryos.llm import ChatClient, Message, Models, parse_records
 from memoryos.logs import get_logger
 from memoryos.policies import nostore
@@ -151,9 +157,29 @@ class TypedExtractor:
     def distill(self, pages: Sequence[PageView]) -> list[Distilled]:
         if not pages:
             return []
-        return once_per_statement(
+        items = once_per_statement(
             [item for handler in self.handlers.values() for item in handler.extract(pages)]
         )
+        if "semantic" not in self.handlers:
+            return items
+        return [*items, *restatements(pages, items)]
+
+
+def restatements(pages: Sequence[PageView], items: Sequence[Distilled]) -> list[Distilled]:
+    """Every user sentence that no item holds, as a Restatement: a passing mention of a known
+    fact's value ("Biscuit chewed my charger") restates that fact wherever it is said, not only in
+    a sentence some handler took or the digest happened to keep (reconcile rule 4)."""
+    held = " ".join(_said(i.body) for i in items)
+    out: list[Distilled] = []
+    for page in pages:
+        if page.role != "user":
+            continue
+        for sentence in statements_of(page):
+            if sentence and _said(sentence) not in held:
+                out.append(
+                    Restatement("user_knowledge", sentence, (page.ref,), page.source_ids, kind="semantic")
+                )
+    return out
 
 
 def once_per_statement(items: Sequence[Distilled]) -> list[Distilled]:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from memoryos.extraction import reconcile
+from memoryos.extraction.handlers import Restatement
 from memoryos.extraction.propose import Proposed, known_units, known_view, rules_decision, subject_unit
 from memoryos.logs import get_logger
 from memoryos.policies.distill import Distilled, content_hash
@@ -78,6 +79,29 @@ class TypedWriter:
         else:
             written += self._reinforce(item, known, outcome.match)
         for also in outcome.also:
+            if also.ref in known:
+                written += self._reinforce(item, known, also)
+        for unit, _ in written:
+            known[unit.ref] = unit
+        if item.subject is not None and kind == "semantic" and item.list_name != "assistant_knowledge":
+            written += self._beside(item, known)
+        return written
+
+    def _beside(self, item: Distilled, known: dict[str, Unit]) -> list[tuple[Unit, tuple[str, ...]]]:
+        """What a statement of one subject says of the others (reconcile rule 4, beside rule 1):
+        "I sold the Buick, so I walk everywhere now" states the commute and retires the car (an
+        UPDATE of it); "we moved to Leith with Biscuit" restates the dog. Never the item's own
+        subject, and never a fact of the same turn."""
+        views = [known_view(u) for u in known.values() if u.key != item.subject]
+        found = reconcile.mention_outcome(item.body, views, item.source_ids, by_word=False)
+        if found is None or found.match is None or found.match.ref not in known:
+            return []
+        written: list[tuple[Unit, tuple[str, ...]]] = []
+        if found.action == "update":
+            written.append(_update(self.tx, self.run_id, item, known.pop(found.match.ref), self.now))
+        else:
+            written += self._reinforce(item, known, found.match)
+        for also in found.also:
             if also.ref in known:
                 written += self._reinforce(item, known, also)
         for unit, _ in written:
@@ -217,6 +241,9 @@ def write_all(
     promoter's digest record) after the facts it mentions are reinforced."""
     out = []
     for item in items:
-        done = typed.write(item) if item.keyed else [*typed.restate(item), untyped(item)]
+        if isinstance(item, Restatement):
+            done = typed.restate(item)
+        else:
+            done = typed.write(item) if item.keyed else [*typed.restate(item), untyped(item)]
         out += [(unit, item) for unit in done]
     return out

@@ -53,7 +53,17 @@ _FORWARD = re.compile(
     r"stopped using|switched (?:away )?from|moved (?:away )?from|replaced(?: my| the| our)?|"
     r"ditched(?: my| the)?|(?:bought|got) (?:a|an|myself a|us a) new|"
     r"traded (?:in )?(?:my |the |our )?|swapped (?:out )?(?:my |the |our )?|"
-    r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?)\b"
+    r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?|"
+    r"quit(?: my| the)?|"
+    r"(?:i|we)(?:'ve| have)? (?:stopped|quit) \w+ing (?:at |with |in |for |on |to |the |my |our )*|"
+    # "I've left St. Brendan's.": a place left for good, not "I left Biscuit with my sister"
+    r"(?:i|we)(?:'ve| have)? left(?= (?:my |the |our )?(?-i:[A-Z][\w'.&-]*(?: [A-Z][\w'.&-]*)*)"
+    r"(?:[.,;!?—–]|$| (?:last|after|and|to|for good|in (?:19|20)\d\d))))\b"
+)
+# "I don't drive the Buick any more": a negation, the value, then "any more" (the value between)
+_NOT_ANY_MORE = re.compile(
+    r"\b(?i:don't|do not|doesn't|can't|cannot|won't|not|never)\b"
+    r"(?P<what>(?:[^.;!?]|\.(?= [A-Z])){1,40}?)\b(?i:any ?more|any longer)\b"
 )
 _BACKWARD = re.compile(
     r"\b(?i:(?:is|was|has been|have been|got|are) (?:basically |now |officially |finally |been )*"
@@ -122,7 +132,13 @@ def marks(value: str | None, body: str) -> tuple[Mark, ...]:
     if value is not None:
         named = _runs(words(value), skip_first=False)
         if named:
-            return tuple(named)
+            # the whole name the body says the value in: "LaCrosse" of "my Buick LaCrosse"
+            # is marked "Buick LaCrosse", which a later "the Buick" mentions (rule 2)
+            whole = [r for r in _runs(words(body), skip_first=False) if _contains(r, named)]
+            # "St. Paul's choir": the name with its common noun, which a later "the choir" names
+            said = tuple(w for w, _ in words(value) if w.lower() not in STOPWORDS)
+            tail = [said] if len(said) > len(named[0]) and said[: len(named[0])] == named[0] else []
+            return tuple(dict.fromkeys([*whole, *named, *tail]))
         content = [w for w, _ in words(value) if w.lower() not in STOPWORDS and len(w) > 1]
         return tuple((w,) for w in content) if 0 < len(content) <= 3 else ()
     first_words = {s.start() for s in re.finditer(r"(?:^|(?<=[.!?:]))\s*\S", body)}
@@ -134,6 +150,11 @@ def marks(value: str | None, body: str) -> tuple[Mark, ...]:
             continue  # a sentence's first word is capitalised whatever it is
         out.append(run)
     return tuple(dict.fromkeys(out))
+
+
+def _contains(run: Mark, named: Sequence[Mark]) -> bool:
+    """Whether a name of the body is longer than, and holds, one of the value's names."""
+    return any(len(run) > len(n) and any(run[i : i + len(n)] == n for i in range(len(run))) for n in named)
 
 
 def _same(mark: str, word: str) -> bool:
@@ -158,7 +179,24 @@ def _mention_at(mark: Mark, ws: Sequence[tuple[str, int]]) -> int | None:
         for i, word in enumerate(texts):
             if (len(mark[0]) >= 4 and _same(mark[0], word)) or (word == initials and _alone(texts, i)):
                 return ws[i][1]
+            # "the pantry" is "Oakwood Food Pantry": a name by its last word, a common noun, after "the"
+            if (
+                i
+                and texts[i - 1].lower() == "the"
+                and _head(mark)
+                and _same(mark[-1], word)
+                and _alone(texts, i)
+            ):
+                return ws[i - 1][1]
     return None
+
+
+def _head(mark: Mark) -> bool:
+    """A name of three words or more whose last word is a common noun of four letters or more
+    ("Sarasota Public Library"): the name a later "the library" refers to."""
+    return (
+        len(mark) >= 3 and len(mark[-1]) >= 4 and mark[-1].lower() not in STOPWORDS and not mark[-1].isupper()
+    )
 
 
 def mentioned(sentence: str, record_marks: Sequence[Mark]) -> int | None:
@@ -191,6 +229,10 @@ def retired(sentence: str, record_marks: Sequence[Mark], body_words: frozenset[s
         before = sentence[max(0, cue.start() - RETIRE_WINDOW) : cue.start()]
         if _cue_ok(sentence, cue.start() - len(before)) and mentioned(before, record_marks) is not None:
             return True
+    for cue in _NOT_ANY_MORE.finditer(sentence):
+        someone = OTHER_PERSON.search(sentence[max(0, cue.start() - 40) : cue.start()])
+        if not someone and mentioned(cue.group("what"), record_marks) is not None:
+            return True
     for cue in _MOVED_WHAT.finditer(sentence):
         what = cue.group("what").lower()
         if what not in STOPWORDS and _cue_ok(sentence, cue.start()) and stem(what, "english") in body_words:
@@ -200,7 +242,7 @@ def retired(sentence: str, record_marks: Sequence[Mark], body_words: frozenset[s
 
 def retires_something(sentence: str) -> bool:
     """Whether a sentence has a retirement cue at all (for rule 5)."""
-    cues = (_FORWARD, _BACKWARD, _MOVED_WHAT)
+    cues = (_FORWARD, _BACKWARD, _MOVED_WHAT, _NOT_ANY_MORE)
     return not guarded(sentence) and any(cue.search(sentence) for cue in cues)
 
 

@@ -16,8 +16,11 @@ A subject is found four ways, in this order (the first reading of a subject wins
    moved to April 22", `fact:exam-date`), a work shift, each allergen (`fact:allergy-<allergen>`:
    a second allergy adds, it does not replace), a car by its model, the usual drink, the language
    being learned, a pet named by its kind or breed, the reply layout, a weekly activity's days, a
-   group activity ("my running club");
-4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", every "my dog Biscuit".
+   group activity ("my running club"); then the readers by sentence structure of
+   memoryos.policies.subject_shapes (a role, a career, a habit at a place, an activity's weekly
+   days, a group joined);
+4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", every "my dog Biscuit";
+   a person by their relation (subject_shapes.relation_key: `fact:husband`, `fact:son-rafi`).
 
 A subject phrase becomes a key through `normal_subject`: spelling (SUBJECT_WORDS), modifiers dropped
 (SUBJECT_MODIFIERS: "my *current* employer"), then synonyms (SUBJECT_ALIASES). What is NOT a lasting
@@ -30,6 +33,15 @@ from __future__ import annotations
 import re
 
 from memoryos.policies.capture import slug
+from memoryos.policies.subject_shapes import (
+    HEARSAY,
+    MANY_RELATIONS,
+    SHAPE_READERS,
+    SINGLE_RELATIONS,
+    hearsay,
+    relation_key,
+    stated,
+)
 from memoryos.policies.text import STOPWORDS
 
 _NAME = r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}"
@@ -67,12 +79,22 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "home",
-            r"\b(?i:i (?:now |still )?live in|"
+            r"\b(?i:(?:i|we) (?:now |still |both )?live in|"
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |still |officially |finally )*"
             r"(?:based|living|settled) in|"
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
-            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) to|"
+            # "we're in Sarasota now", "I'm finally in Leeds for good": a home said by a change cue
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |finally |officially |permanently )?"
+            r"(?:down |up |out |over )?in(?=\s+"
+            + _NAME
+            + r"(?:\s+(?:now|for good|full[- ]time|permanently))(?:[.,;!?—–]|$))|"
+            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now |officially )?"
+            r"(?:moved|relocated|retired)(?: back| down| up| out| over| here| away| permanently)? to|"
+            # the new home said by its kind: "we moved into a condo in X", "we bought a bungalow in X"
+            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now )?(?:moved into|downsized to|bought) "
+            r"(?:a|an|the|our) (?:new |little |small |lovely )?(?:house|home|place|condo|flat|apartment|"
+            r"bungalow|cottage|townhouse|townhome) in|"
             # a move said by its steps: closing on a house in X, unpacking in X, our new house in X
             r"(?:closed|closing) on (?:the|a|our) (?:new )?(?:house|home|place|condo|flat|apartment) in|"
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:still |finally )?unpacking "
@@ -89,7 +111,13 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "commute",
             r"\b(?i:i (?:usually |mostly |always |now )?(?P<v>bike|cycle|walk|drive|run|scoot|ride|commute)"
             r" (?:in )?(?:to|into) (?:the office|work))|"
-            r"\b(?i:(?:my|the) (?:daily )?commute is (?:now |still )?(?:by )?)(?P<v2>[^.;!?,—–]+)",
+            r"\b(?i:(?:my|the) (?:daily )?commute is (?:now |still )?(?:by )?)(?P<v2>[^.;!?,—–]+)|"
+            # a habit of getting about: "I take the bus downtown most days", "I walk everywhere now"
+            r"\b(?i:i (?:usually |mostly |always |now |still |just )?(?:take|catch|ride) the "
+            r"(?P<v3>bus|train|tube|subway|metro|tram|ferry|streetcar)"
+            r"(?= (?:in|to work|to the office|downtown|everywhere|most days|every day|each day)\b))|"
+            r"\b(?i:i (?:usually |mostly |always |now |still |just )?"
+            r"(?P<v4>walk|bike|cycle|drive) everywhere)",
         ),
         ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
@@ -131,10 +159,9 @@ DIET_SAID = {
 _FIRST_PERSON = re.compile(r"\b(?i:i(?:'m| am)|i)\b")
 
 #: "my dog Biscuit": a relation and its name, the relation as the subject.
-RELATIONS = (
-    "dog cat pet puppy kitten partner wife husband fiance fiancee girlfriend boyfriend son daughter "
-    "sister brother mother father mom dad manager boss"
-).split()
+RELATIONS = sorted(
+    {"dog", "cat", "pet", "puppy", "kitten", *SINGLE_RELATIONS, *MANY_RELATIONS}, key=len, reverse=True
+)
 _MY_NAMED = re.compile(
     r"\b(?i:my|our) (?P<s>"
     + "|".join(RELATIONS)
@@ -163,7 +190,7 @@ _IS_MY = re.compile(
 # "my favourite editor is now Helix": the generic shape, its subject and its value.
 _MY_IS = re.compile(  # the subject in lower case: "my partner Sam is ..." names Sam, not a subject
     r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?i:is|are|has changed to|was changed to) "
-    r"(?P<v>[^.;!?,—–]+)"
+    r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms|St|Mt|Prof)\.\s|[^.;!?,—–])+)"
 )
 
 _MONTH = (
@@ -280,23 +307,7 @@ def subject_key(phrase: str) -> str:
     return normal_subject(f"fact:{slug(phrase)}")
 
 
-# Before a statement, in its clause: someone else's belief or a supposition, not the user's fact
-# ("someone assumed I'm vegetarian", "if I moved to Leeds").
-_HEARSAY = re.compile(
-    r"\b(?i:assum\w*|thinks?|thought|believes?|says?|said|asked(?: if)?|if|would|i'd|wish|suppose|pretend)"
-    r"\b[^,;.!?]{0,20}$"
-)
-
-
-def _hearsay(match: re.Match[str], sentence: str) -> bool:
-    """Whether what precedes `match` makes it someone else's claim or a hypothesis."""
-    return _HEARSAY.search(sentence[: match.start()]) is not None
-
-
-def _stated(pattern: re.Pattern[str], sentence: str) -> re.Match[str] | None:
-    """The first match of `pattern` that the speaker states (not hearsay)."""
-    match = pattern.search(sentence)
-    return None if match is None or _hearsay(match, sentence) else match
+_hearsay, _stated = hearsay, stated  # memoryos.policies.subject_shapes
 
 
 def _profile_value(subject: str, match: re.Match[str], sentence: str) -> str | None:
@@ -490,7 +501,7 @@ def _event_date(sentence: str) -> tuple[str, str] | None:
 def _shift(sentence: str) -> tuple[str, str] | None:
     match = _SHIFT.search(sentence)
     before = "" if match is None else sentence[: match.start()]
-    if match is None or _HEARSAY.search(before) or _COVER.search(before):
+    if match is None or HEARSAY.search(before) or _COVER.search(before):
         return None
     return "fact:shift", f"{match.group('v').lower()} shift"
 
@@ -507,7 +518,21 @@ TYPED_READERS = (
     _reply_format,
     _schedule,
     _club,
+    *SHAPE_READERS,
 )
+
+
+def _keyed(subject: str, value: str) -> tuple[str, str] | None:
+    """The key of a generic shape's subject; a person by their relation (subject_shapes), and
+    only when what is said of them is a name ("my son is obsessed with sharks" names no son)."""
+    said = [w for w in subject.lower().split() if w not in SUBJECT_MODIFIERS]  # "my new doctor"
+    if said and (said[-1] in SINGLE_RELATIONS or said[-1] in MANY_RELATIONS):
+        value = re.sub(r"\s+(?i:now|too|again|still|these days)$", "", value.strip())
+        if not re.fullmatch(r"[A-Z][\w'.-]+(?: [A-Z][\w'-]+)?", value.strip()):
+            return None
+        key = relation_key(said[-1], value) if len(said) == 1 else None
+        return None if key is None else (key, value)
+    return subject_key(subject), value
 
 
 def profile_facts(sentence: str) -> list[tuple[str, str]]:
@@ -522,14 +547,18 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
                 break
     for read in TYPED_READERS:
         typed = read(sentence)
-        if typed is not None:
+        # "an engineer at Acme": the role is part of the employer's record, not a second one
+        if typed is not None and not (typed[0] == "fact:occupation" and "fact:employer" in found):
             found.setdefault(*typed)
     for allergy in _allergies(sentence):
         found.setdefault(*allergy)
     for shape in (_IS_MY, _WHICH_IS_MY, _MY_IS):
         said = shape.search(sentence)
-        if said is not None:
-            found.setdefault(subject_key(said.group("s")), said.group("v"))
+        keyed = None if said is None else _keyed(said.group("s"), said.group("v"))
+        if keyed is not None:
+            found.setdefault(*keyed)
     for said in _MY_NAMED.finditer(sentence):  # "my husband Tom and our daughter Amara": both
-        found.setdefault(subject_key(said.group("s")), said.group("v"))
+        keyed = _keyed(said.group("s"), said.group("v"))
+        if keyed is not None:
+            found.setdefault(*keyed)
     return list(found.items())
