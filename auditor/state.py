@@ -1,20 +1,26 @@
-"""The audit state file: what the next audit needs to resume, MAC'd and versioned.
+"""The audit state file: what the next audit needs to resume, MAC'd, versioned, saved by appending.
 
 It holds the engine's compact state (chain heads and the seq digests that tell a duplicate, the
-undecided runs, the lineage heads — units still in the store —, the findings of decided runs, the
-filters of decided ids) and, per source, where reading stopped: a JSONL file's byte offset, a
-store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/3`; /2 kept
-decided runs' findings without their verdicts, /1 another filter of decided ids):
+undecided runs, the lineage heads — units still in the store —, the findings and verdicts of
+decided runs, the filters of decided ids) and, per source, where reading stopped: a JSONL file's
+byte offset, a store's last outbox seq and its high-water mark.
 
-    {"mac":"<64 hex>","schema":"memoryos.audit-state/3"}\\n
-    <body: one JSON object>
+Format `memoryos.audit-state/4` (auditor.journal frames it): a header line, then MAC-chained
+records. The first record is a whole state (`"kind": "base"`); each later save appends a `delta`
+holding only what grew since the record before — the decided runs whose findings are new or grew,
+the new seq digests of each chain, the Bloom filters of decided ids from the last one that changed
+— and, whole, what is bounded by the streaming window (open and held runs, units, counters and
+cursors). A reader replays the records in order. The seq digests and filters are raw bytes, not
+JSON. When the file has grown to twice its last base record, the next save rewrites it as one base
+record (atomically). /3 (one JSON body, rewritten whole at every save) is refused by name.
 
-`mac` is the HMAC-SHA256 of the body bytes under the state key: a key derived from the receipt key
-when the audit has one (`HMAC(receipt key, "memoryos.audit-state/3")`), else a key file made beside
-the state (`<state>.key`, mode 0600) when the state is first written. A state that does not verify,
-has another schema, or was written for other sources or options is refused (`StateError`), never
-guessed at: the caller audits in full instead. A decided run's findings are saved with the run's
-verdict, so that a resumed audit does not judge again the runs nothing new reached (`closed_results`).
+The state key: a key derived from the receipt key when the audit has one
+(`HMAC(receipt key, "memoryos.audit-state/4")`), else a key file made beside the state
+(`<state>.key`, mode 0600) when the state is first written. A state that does not verify, has
+another schema, or was written for other sources or options is refused (`StateError`), never
+guessed at: the caller audits in full instead. A decided run's findings are saved with its
+verdict, so that a resumed audit does not judge again the runs nothing new reached
+(`closed_results`).
 """
 
 from __future__ import annotations
@@ -22,9 +28,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +39,16 @@ import orjson
 from auditor.bloom import Bloom
 from auditor.chains import _Chain
 from auditor.engine import Engine, _Run, _Unit
+from auditor.journal import (
+    Identity,
+    JournalError,
+    OtherSchema,
+    Record,
+    append_record,
+    encode,
+    read_records,
+    write_records,
+)
 from auditor.judge import Promotions, Times, open_intents
 from auditor.report import ResultCache, RunResult, finding_order
 from auditor.sources import AuditInputError
@@ -41,24 +57,26 @@ from receipts import create_key_file, read_key_file
 
 __all__ = [
     "STATE_SCHEMA",
+    "Journal",
+    "Saved",
     "StateError",
     "closed_results",
-    "dump_engine",
-    "load_engine",
     "read_state",
+    "save_state",
     "state_key",
-    "write_state",
 ]
 
-STATE_SCHEMA = "memoryos.audit-state/3"
+STATE_SCHEMA = "memoryos.audit-state/4"
 _KEY_SUFFIX = ".key"
+_OLDER = frozenset(f"memoryos.audit-state/{n}" for n in (1, 2, 3))  # refused by name, with the fix
+_COMPACT_AT = 2  # rewrite the file as one base record when it is this many times the last one
 
 
 class StateError(AuditInputError):
     """A state file that cannot be trusted or does not belong to this audit."""
 
 
-# ---- keys and the file -----------------------------------------------------------------------
+# ---- keys ------------------------------------------------------------------------------------
 def state_key(path: Path, receipt_key: bytes | None, *, create: bool) -> bytes:
     """The key that MACs the state at `path` (see the module docstring)."""
     if receipt_key is not None:
@@ -77,51 +95,7 @@ def state_key(path: Path, receipt_key: bytes | None, *, create: bool) -> bytes:
     return create_key_file(key_file)
 
 
-def write_state(path: Path, body: dict[str, Any], key: bytes) -> None:
-    """Atomically: a crash leaves the old state or the new one, never a torn file."""
-    raw = orjson.dumps(body)
-    header = orjson.dumps({"mac": hmac.digest(key, raw, "sha256").hex(), "schema": STATE_SCHEMA})
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, header + b"\n" + raw)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-
-
-def read_state(path: Path, key: bytes) -> dict[str, Any]:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StateError(f"cannot read the audit state {path}: {exc.strerror or exc}") from None
-    head, _, raw = data.partition(b"\n")
-    try:
-        header = orjson.loads(head)
-    except orjson.JSONDecodeError:
-        header = None
-    if not isinstance(header, dict) or header.get("schema") != STATE_SCHEMA:
-        raise StateError(f"{path} is not a {STATE_SCHEMA} audit state (another version, or another file)")
-    mac = header.get("mac")
-    if not isinstance(mac, str) or not hmac.compare_digest(mac, hmac.digest(key, raw, "sha256").hex()):
-        raise StateError(
-            f"the audit state {path} does not verify under its key: it was changed, or written with "
-            "another key; audit in full without --state (or delete the state file)"
-        )
-    body: dict[str, Any] = orjson.loads(raw)
-    return body
-
-
 # ---- the engine ------------------------------------------------------------------------------
-def _b64(data: bytes | bytearray) -> str:
-    return base64.b64encode(data).decode()
-
-
-def _unb64(text: str) -> bytes:
-    return base64.b64decode(text)
-
-
 def _findings(found: list[Finding] | None) -> list[Any] | None:
     return None if found is None else [[f.rule, list(f.receipt_ids), f.reason] for f in found]
 
@@ -246,59 +220,297 @@ def _scope(scopes: _ScopeTable, ref: int) -> Scope:
     return scope
 
 
-def _dump_chain(chain: _Chain) -> list[Any]:
-    far = [[seq, _b64(digest)] for seq, digest in chain.far.items()]
-    pending = [[seq, list(entry)] for seq, entry in chain.pending.items()]
-    return [_b64(chain.seen), far, chain.next_seq, chain.link, pending]
+# ---- saving: a base record, or a delta over the file this process last wrote or read -------
+@dataclass
+class Journal:
+    """What the state file holds, as this process last wrote or read it: a save appends only what
+    changed since (see the module docstring)."""
+
+    path: Path
+    engine: Engine  # the engine the file describes (a fallback to the exact pass makes a new one)
+    identity: Identity
+    closed: dict[str, int]  # decided run -> findings saved
+    seen: dict[str, bytes]  # chain -> its seq digests as saved
+    blooms: dict[str, tuple[int, int]]  # "runs"/"units" -> (filters, ids) saved
+    base: int  # bytes of the file when its last base record was written
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
-def _load_chain(raw: list[Any]) -> _Chain:
-    seen, far, next_seq, link, pending = raw
-    return _Chain(
-        bytearray(_unb64(seen)),
-        {seq: _unb64(digest) for seq, digest in far},
-        next_seq,
-        link,
-        {seq: (e[0], e[1], e[2], e[3]) for seq, e in pending},
-    )
+def _blooms(engine: Engine) -> dict[str, Bloom]:
+    return {"runs": engine._decided_runs, "units": engine._dropped_units}
 
 
-def _dump_bloom(bloom: Bloom) -> list[Any]:
-    filters, count, capacity = bloom.dump()
-    return [[_b64(raw) for raw in filters], count, capacity]
+def save_state(
+    path: Path,
+    settings: dict[str, Any],
+    sources: list[dict[str, Any]],
+    engine: Engine,
+    key: bytes,
+    journal: Journal | None,
+) -> Journal:
+    """Save the audit at `path`: a delta appended to `journal`'s file when it is still that file and
+    has not grown past `_COMPACT_AT` times its base, else a new file of one base record."""
+    same = journal is not None and journal.path == path and journal.engine is engine
+    if same and journal is not None and journal.settings == settings:
+        parts, after = _record(path, engine, settings, sources, journal)
+        if journal.identity.size + sum(len(part) for part in parts) <= _COMPACT_AT * journal.base:
+            identity = append_record(path, key, parts, journal.identity)
+            if identity is not None:
+                after.identity, after.base = identity, journal.base
+                return after
+    parts, after = _record(path, engine, settings, sources, None)
+    after.identity = write_records(path, STATE_SCHEMA, key, [parts])
+    after.base = after.identity.size
+    return after
 
 
-def _load_bloom(raw: list[Any]) -> Bloom:
-    filters, count, capacity = raw
-    return Bloom.load([_unb64(text) for text in filters], count, capacity)
+def _record(
+    path: Path, engine: Engine, settings: dict[str, Any], sources: list[dict[str, Any]], since: Journal | None
+) -> tuple[list[Any], Journal]:
+    """The record that brings the file from `since` (None: nothing) to `engine`'s state, and the
+    journal it leaves (its identity and base set by the caller)."""
+    blobs: list[tuple[str, bytes | bytearray | memoryview]] = []
+    after = Journal(path, engine, Identity(0, 0, 0, b""), {}, {}, {}, 0, settings)
+    chains = _chain_parts(engine, since, blobs, after)
+    blooms = _bloom_parts(engine, since, blobs, after)
+    closed = _closed_delta(engine, since, after)
+    blobs.append(("closed", orjson.dumps(closed)))
+    blobs.append(("live", orjson.dumps(_live(engine))))
+    meta = {
+        "kind": "delta" if since is not None else "base",
+        "settings": settings,
+        "sources": sources,
+        "engine": _scalars(engine),
+        "chains": chains,
+        "blooms": blooms,
+    }
+    return encode(meta, blobs), after
 
 
-def dump_engine(engine: Engine) -> dict[str, Any]:
-    """Everything the engine needs to go on as if it had never stopped (notes are always empty
-    between two receipts; the scope interning table is rebuilt as receipts arrive)."""
+def _chain_parts(
+    engine: Engine, since: Journal | None, blobs: list[Any], after: Journal
+) -> list[list[Any]]:
+    """Per chain: its small parts whole, and its seq digests from where the saved ones end (from
+    the start when a saved digest changed, which the streaming pass never does)."""
+    listed = []
+    for index, (cid, chain) in enumerate(engine._chains._chains.items()):
+        seen = bytes(chain.seen)
+        saved = None if since is None else since.seen.get(cid)
+        start = 0
+        if saved is not None and len(saved) <= len(seen) and seen.startswith(saved):
+            start = len(saved)
+        name = f"seen{index}"
+        blobs.append((name, memoryview(seen)[start:]))
+        far = [[seq, base64.b64encode(digest).decode()] for seq, digest in chain.far.items()]
+        pending = [[seq, list(entry)] for seq, entry in chain.pending.items()]
+        listed.append([cid, name, start, far, chain.next_seq, chain.link, pending])
+        after.seen[cid] = seen
+    return listed
+
+
+def _bloom_parts(
+    engine: Engine, since: Journal | None, blobs: list[Any], after: Journal
+) -> dict[str, list[Any]]:
+    """Per filter of decided ids: the filters from the first one that changed (ids go into the
+    last one only: the others are full, and were saved already)."""
+    parts = {}
+    for name, bloom in _blooms(engine).items():
+        filters, count, capacity = bloom.dump()
+        saved = None if since is None else since.blooms.get(name)
+        first = 0
+        if saved is not None and saved[0] <= len(filters):
+            first = saved[0] if saved == (len(filters), count) else max(0, saved[0] - 1)
+        for index in range(first, len(filters)):
+            blobs.append((f"{name}{index}", filters[index]))
+        parts[name] = [first, len(filters), count, capacity]
+        after.blooms[name] = (len(filters), count)
+    return parts
+
+
+def _closed_delta(engine: Engine, since: Journal | None, after: Journal) -> list[list[Any]]:
+    """[run, verdict, findings saved before, the findings after them] for each decided run whose
+    findings are new or grew (findings lists only grow by appending)."""
+    saved = {} if since is None else since.closed
+    delta = []
+    for run, found in engine._closed.items():
+        before = saved.get(run, 0)
+        if before != len(found):
+            if before > len(found):
+                before = 0  # not a list that grew: saved again whole (a base record follows)
+            delta.append([run, engine._verdict(run, found), before, _findings(found[before:])])
+    after.closed = {run: len(found) for run, found in engine._closed.items()}
+    return delta
+
+
+def _scalars(engine: Engine) -> dict[str, Any]:
     e = engine
-    scopes = _ScopeTable()
-    dumped = {
+    return {
         "ordered": e._ordered,
         "idle": e._idle,
         "sweepEvery": e._sweep_every,
-        "chains": {cid: _dump_chain(c) for cid, c in e._chains._chains.items()},
-        "open": _dump_runs(e._open.values(), scopes),
-        "held": _dump_runs(e._held.values(), scopes),
-        "closed": {run: _dump_closed(e, run, found) for run, found in e._closed.items()},
-        "units": {mid: _dump_unit(u, scopes) for mid, u in e._units.items()},
         "counts": [e._runs, e._n, e._lines, e._duplicates],
         "window": [e._min_at, e._max_at],
         "versions": sorted(v for v in e._versions if v is not None),
-        "decided": [_dump_bloom(e._decided_runs), e._max_run, _dump_bloom(e._dropped_units), e._max_unit],
+        "maxIds": [e._max_run, e._max_unit],
         "lastLink": e.last_link,
     }
-    dumped["scopes"] = scopes.scopes
-    return dumped
 
 
-def _dump_closed(engine: Engine, run: str, found: list[Finding]) -> list[Any]:
-    return [engine._verdict(run, found), _findings(found)]  # the verdict memoised by the engine
+def _live(engine: Engine) -> dict[str, Any]:
+    """What the streaming window bounds, saved whole in every record (notes are always empty
+    between two receipts; the scope interning table is rebuilt from the scopes saved)."""
+    scopes = _ScopeTable()
+    live = {
+        "open": _dump_runs(engine._open.values(), scopes),
+        "held": _dump_runs(engine._held.values(), scopes),
+        "units": {mid: _dump_unit(u, scopes) for mid, u in engine._units.items()},
+    }
+    live["scopes"] = scopes.scopes  # type: ignore[assignment]  # a list beside the columns
+    return live
+
+
+# ---- reading ---------------------------------------------------------------------------------
+@dataclass
+class Saved:
+    """A state file read and verified: its last settings and cursors, and the records to replay."""
+
+    path: Path
+    settings: dict[str, Any]
+    sources: list[dict[str, Any]]
+    records: list[Record]
+    identity: Identity
+
+    def engine(self, times: Times, key: bytes | None) -> tuple[Engine, Journal]:
+        """The engine the records replay to, and the journal of the file it was read from."""
+        last = self.records[-1].meta
+        scalars = last["engine"]
+        engine = Engine(
+            times, key, ordered=scalars["ordered"], idle=scalars["idle"], sweep_every=scalars["sweepEvery"]
+        )
+        journal = Journal(self.path, engine, self.identity, {}, {}, {}, _base_size(self.records), self.settings)
+        _replay_closed(engine, self.records, journal)
+        _replay_chains(engine, self.records, journal)
+        _replay_blooms(engine, self.records, journal)
+        _load_live(engine, orjson.loads(self.records[-1].blobs["live"]))
+        engine._runs, engine._n, engine._lines, engine._duplicates = scalars["counts"]
+        engine._min_at, engine._max_at = scalars["window"]
+        engine._versions = set(scalars["versions"])
+        engine._max_run, engine._max_unit = scalars["maxIds"]
+        engine.last_link = scalars["lastLink"]
+        return engine, journal
+
+
+def read_state(path: Path, key: bytes) -> Saved:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StateError(f"cannot read the audit state {path}: {exc.strerror or exc}") from None
+    try:
+        records, mac, used = read_records(data, STATE_SCHEMA, key)
+    except OtherSchema as exc:
+        raise _other_schema(path, exc.found) from None
+    except (JournalError, KeyError, TypeError, ValueError):
+        raise _not_verified(path) from None
+    if not records or records[0].meta.get("kind") != "base":
+        raise _not_verified(path)
+    stat = path.stat()
+    # A record cut short at the end (a crash while appending) is left out: the next save rewrites.
+    size = stat.st_size if used == len(data) else -1
+    identity = Identity(stat.st_ino, size, stat.st_mtime_ns, mac)
+    last = records[-1].meta
+    return Saved(path, last["settings"], last["sources"], records, identity)
+
+
+def _other_schema(path: Path, found: str | None) -> StateError:
+    fix = f"audit in full without --state once (or delete {path}); that audit writes a {STATE_SCHEMA} state"
+    if found in _OLDER:
+        return StateError(f"{path} is a {found} audit state, which this auditor no longer reads: {fix}")
+    return StateError(f"{path} is not a {STATE_SCHEMA} audit state (another version, or another file): {fix}")
+
+
+def _not_verified(path: Path) -> StateError:
+    return StateError(
+        f"the audit state {path} does not verify under its key: it was changed, or written with "
+        "another key; audit in full without --state (or delete the state file)"
+    )
+
+
+def _base_size(records: list[Record]) -> int:
+    return 0 if not records else records[0].size
+
+
+def _since_base(records: list[Record]) -> Iterator[Record]:
+    """The records that make the state: from the last base record on (a base replaces all)."""
+    start = max(index for index, r in enumerate(records) if r.meta["kind"] == "base")
+    return iter(records[start:])
+
+
+def _replay_closed(engine: Engine, records: list[Record], journal: Journal) -> None:
+    closed: dict[str, list[Finding]] = {}
+    verdicts: dict[str, str] = {}
+    for record in _since_base(records):
+        for run, state, before, found in orjson.loads(record.blobs["closed"]):
+            if state not in STATES:
+                raise ValueError(f"an unknown verdict {state!r}")
+            listed = closed.setdefault(run, [])
+            if before != len(listed):
+                del listed[before:]
+            listed += _unfindings(found) or ()
+            verdicts[run] = state
+    engine._closed = closed
+    for run, listed in closed.items():
+        engine._verdicts[run] = (listed, len(listed), verdicts[run])  # the memo auditor.engine keeps
+    journal.closed = {run: len(listed) for run, listed in closed.items()}
+
+
+def _replay_chains(engine: Engine, records: list[Record], journal: Journal) -> None:
+    seen: dict[str, bytearray] = {}
+    chains: dict[str, _Chain] = {}
+    for record in _since_base(records):
+        for cid, name, start, far, next_seq, link, pending in record.meta["chains"]:
+            digests = seen.setdefault(cid, bytearray())
+            if start > len(digests):
+                raise ValueError("seq digests that do not follow the saved ones")
+            del digests[start:]
+            digests += record.blobs[name]
+            chains[cid] = _Chain(
+                digests,
+                {seq: base64.b64decode(digest) for seq, digest in far},
+                next_seq,
+                link,
+                {seq: (e[0], e[1], e[2], e[3]) for seq, e in pending},
+            )
+    last = {entry[0] for entry in records[-1].meta["chains"]}
+    engine._chains._chains = {cid: chain for cid, chain in chains.items() if cid in last}
+    journal.seen = {cid: bytes(chain.seen) for cid, chain in engine._chains._chains.items()}
+
+
+def _replay_blooms(engine: Engine, records: list[Record], journal: Journal) -> None:
+    filters: dict[str, list[bytes]] = {"runs": [], "units": []}
+    sizes: dict[str, tuple[int, int, int]] = {}
+    for record in _since_base(records):
+        for name, (first, count_filters, count, capacity) in record.meta["blooms"].items():
+            listed = filters[name]
+            if first > len(listed):
+                raise ValueError("filters that do not follow the saved ones")
+            del listed[first:]
+            listed += [bytes(record.blobs[f"{name}{i}"]) for i in range(first, count_filters)]
+            sizes[name] = (count_filters, count, capacity)
+    for name, (count_filters, count, capacity) in sizes.items():
+        bloom = Bloom.load(filters[name], count, capacity)
+        if name == "runs":
+            engine._decided_runs = bloom
+        else:
+            engine._dropped_units = bloom
+        journal.blooms[name] = (count_filters, count)
+
+
+def _load_live(engine: Engine, live: dict[str, Any]) -> None:
+    scopes = _ScopeTable(live["scopes"])
+    engine._scopes = {scope: scope for scope in scopes.scopes}
+    engine._open = OrderedDict((run.run_id, run) for run in _load_runs(live["open"], scopes))
+    engine._held = {run.run_id: run for run in _load_runs(live["held"], scopes)}
+    engine._units = {mid: _load_unit(u, scopes) for mid, u in live["units"].items()}
 
 
 def closed_results(engine: Engine) -> ResultCache:
@@ -310,30 +522,6 @@ def closed_results(engine: Engine) -> ResultCache:
         if hit is not None and hit[0] is found:
             cache[run] = (found, len(found), RunResult(run, hit[2], tuple(sorted(found, key=finding_order))))
     return cache
-
-
-def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
-    engine = Engine(times, key, ordered=raw["ordered"], idle=raw["idle"], sweep_every=raw["sweepEvery"])
-    scopes = _ScopeTable(raw["scopes"])
-    engine._scopes = {scope: scope for scope in scopes.scopes}
-    engine._chains._chains = {cid: _load_chain(c) for cid, c in raw["chains"].items()}
-    engine._open = OrderedDict((run.run_id, run) for run in _load_runs(raw["open"], scopes))
-    engine._held = {run.run_id: run for run in _load_runs(raw["held"], scopes)}
-    engine._closed = {}
-    for run, (state, found) in raw["closed"].items():
-        listed = engine._closed[run] = _unfindings(found) or []
-        if state not in STATES:
-            raise ValueError(f"an unknown verdict {state!r}")
-        engine._verdicts[run] = (listed, len(listed), state)  # the memo auditor.engine keeps
-    engine._units = {mid: _load_unit(u, scopes) for mid, u in raw["units"].items()}
-    engine._runs, engine._n, engine._lines, engine._duplicates = raw["counts"]
-    engine._min_at, engine._max_at = raw["window"]
-    engine._versions = set(raw["versions"])
-    runs, engine._max_run, units, engine._max_unit = raw["decided"]
-    engine._decided_runs, engine._dropped_units = _load_bloom(runs), _load_bloom(units)
-    engine.last_link = raw["lastLink"]
-    return engine
-
 
 def fingerprint(data: bytes) -> str:
     """How a source is recognised again: the SHA-256 of a line or row, as lowercase hex."""
