@@ -29,7 +29,7 @@ import base64
 import hashlib
 import hmac
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -231,7 +231,7 @@ class Journal:
     identity: Identity
     closed: dict[str, int]  # decided run -> findings saved
     seen: dict[str, bytes]  # chain -> its seq digests as saved
-    blooms: dict[str, tuple[int, int]]  # "runs"/"units" -> (filters, ids) saved
+    commit: list[Callable[[], None]]  # what to note once the record is written (see _SavedBloom)
     base: int  # bytes of the file when its last base record was written
     settings: dict[str, Any] = field(default_factory=dict)
 
@@ -257,11 +257,18 @@ def save_state(
             identity = append_record(path, key, parts, journal.identity)
             if identity is not None:
                 after.identity, after.base = identity, journal.base
-                return after
+                return _committed(after)
     parts, after = _record(path, engine, settings, sources, None)
     after.identity = write_records(path, STATE_SCHEMA, key, [parts])
     after.base = after.identity.size
-    return after
+    return _committed(after)
+
+
+def _committed(journal: Journal) -> Journal:
+    for note in journal.commit:
+        note()
+    journal.commit.clear()
+    return journal
 
 
 def _record(
@@ -270,7 +277,7 @@ def _record(
     """The record that brings the file from `since` (None: nothing) to `engine`'s state, and the
     journal it leaves (its identity and base set by the caller)."""
     blobs: list[tuple[str, bytes | bytearray | memoryview]] = []
-    after = Journal(path, engine, Identity(0, 0, 0, b""), {}, {}, {}, 0, settings)
+    after = Journal(path, engine, Identity(0, 0, 0, b""), {}, {}, [], 0, settings)
     chains = _chain_parts(engine, since, blobs, after)
     blooms = _bloom_parts(engine, since, blobs, after)
     closed = _closed_delta(engine, since, after)
@@ -308,38 +315,106 @@ def _chain_parts(
     return listed
 
 
+class _SavedBloom(Bloom):
+    """A filter of decided ids as saved in the state file, and the ids added since. It becomes a
+    Bloom only when asked about an id (rare: ids grow with time, and only an id not newer than
+    every decided one is asked about) or dumped whole, so that a resumed audit neither converts the
+    saved filters nor saves them again: a delta record holds the ids added since the last record."""
+
+    def __init__(self, filters: list[bytes], count: int, capacity: int, real: Bloom | None = None) -> None:
+        # Bloom.__init__ is not called: nothing of a Bloom's own is used until it is materialised.
+        self._saved_filters = (filters, count, capacity)
+        self.added: list[str] = []  # in order, since the saved filters
+        self.saved = 0  # how many of `added` the file holds
+        self._real = real
+
+    def add(self, key: str) -> None:
+        self.added.append(key)
+        if self._real is not None:
+            self._real.add(key)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._materialised()
+
+    def dump(self) -> tuple[list[bytes], int, int]:
+        return self._materialised().dump()
+
+    def _materialised(self) -> Bloom:
+        if self._real is None:
+            real = Bloom.load(*self._saved_filters)
+            for key in self.added:  # the same bits in the same order: the filters a full pass makes
+                real.add(key)
+            self._real = real
+        return self._real
+
+
 def _bloom_parts(
     engine: Engine, since: Journal | None, blobs: list[Any], after: Journal
 ) -> dict[str, list[Any]]:
-    """Per filter of decided ids: the filters from the first one that changed (ids go into the
-    last one only: the others are full, and were saved already)."""
-    parts = {}
+    """Per filter of decided ids: in a delta the ids added since the last record, in a base the
+    filters as bytes (and from then on the filter is a _SavedBloom of those)."""
+    parts: dict[str, list[Any]] = {}
     for name, bloom in _blooms(engine).items():
+        if since is not None and isinstance(bloom, _SavedBloom):
+            blobs.append((f"{name}.ids", orjson.dumps(bloom.added[bloom.saved :])))
+            parts[name] = ["ids"]
+            after.commit.append(_noting(bloom, len(bloom.added)))
+            continue
         filters, count, capacity = bloom.dump()
-        saved = None if since is None else since.blooms.get(name)
-        first = 0
-        if saved is not None and saved[0] <= len(filters):
-            first = saved[0] if saved == (len(filters), count) else max(0, saved[0] - 1)
-        for index in range(first, len(filters)):
-            blobs.append((f"{name}{index}", filters[index]))
-        parts[name] = [first, len(filters), count, capacity]
-        after.blooms[name] = (len(filters), count)
+        blobs += [(f"{name}{index}", raw) for index, raw in enumerate(filters)]
+        parts[name] = ["filters", len(filters), count, capacity]
+        saved = _SavedBloom(filters, count, capacity, real=bloom)
+        after.commit.append(_replacing(engine, name, saved))
     return parts
 
 
-def _closed_delta(engine: Engine, since: Journal | None, after: Journal) -> list[list[Any]]:
-    """[run, verdict, findings saved before, the findings after them] for each decided run whose
-    findings are new or grew (findings lists only grow by appending)."""
+def _noting(bloom: _SavedBloom, saved: int) -> Callable[[], None]:
+    def note() -> None:
+        bloom.saved = saved
+
+    return note
+
+
+def _replacing(engine: Engine, name: str, bloom: _SavedBloom) -> Callable[[], None]:
+    def replace() -> None:
+        bloom.saved = len(bloom.added)
+        _set_bloom(engine, name, bloom)
+
+    return replace
+
+
+def _set_bloom(engine: Engine, name: str, bloom: Bloom) -> None:
+    if name == "runs":
+        engine._decided_runs = bloom
+    else:
+        engine._dropped_units = bloom
+
+
+def _closed_delta(engine: Engine, since: Journal | None, after: Journal) -> dict[str, list[Any]]:
+    """The decided runs whose findings are new or grew (findings lists only grow by appending):
+    per run its verdict, the findings saved before and how many follow, column by column, and the
+    findings that follow as three flat columns (tens of thousands of small lists load slowly)."""
     saved = {} if since is None else since.closed
-    delta = []
+    columns: dict[str, list[Any]] = {k: [] for k in ("runs", "states", "before", "counts")}
+    rules: list[str] = []
+    ids: list[list[str]] = []
+    reasons: list[str] = []
     for run, found in engine._closed.items():
         before = saved.get(run, 0)
-        if before != len(found):
-            if before > len(found):
-                before = 0  # not a list that grew: saved again whole (a base record follows)
-            delta.append([run, engine._verdict(run, found), before, _findings(found[before:])])
+        if before == len(found):
+            continue
+        if before > len(found):
+            before = 0  # not a list that grew: saved again whole
+        columns["runs"].append(run)
+        columns["states"].append(engine._verdict(run, found))
+        columns["before"].append(before)
+        columns["counts"].append(len(found) - before)
+        for f in found[before:]:
+            rules.append(f.rule)
+            ids.append(list(f.receipt_ids))
+            reasons.append(f.reason)
     after.closed = {run: len(found) for run, found in engine._closed.items()}
-    return delta
+    return {**columns, "rules": rules, "ids": ids, "reasons": reasons}
 
 
 def _scalars(engine: Engine) -> dict[str, Any]:
@@ -387,7 +462,7 @@ class Saved:
         engine = Engine(
             times, key, ordered=scalars["ordered"], idle=scalars["idle"], sweep_every=scalars["sweepEvery"]
         )
-        journal = Journal(self.path, engine, self.identity, {}, {}, {}, _base_size(self.records), self.settings)
+        journal = Journal(self.path, engine, self.identity, {}, {}, [], _base_size(self.records), self.settings)
         _replay_closed(engine, self.records, journal)
         _replay_chains(engine, self.records, journal)
         _replay_blooms(engine, self.records, journal)
@@ -449,18 +524,33 @@ def _replay_closed(engine: Engine, records: list[Record], journal: Journal) -> N
     closed: dict[str, list[Finding]] = {}
     verdicts: dict[str, str] = {}
     for record in _since_base(records):
-        for run, state, before, found in orjson.loads(record.blobs["closed"]):
-            if state not in STATES:
-                raise ValueError(f"an unknown verdict {state!r}")
-            listed = closed.setdefault(run, [])
-            if before != len(listed):
+        c = orjson.loads(record.blobs["closed"])
+        found = _flat_findings(c["rules"], c["ids"], c["reasons"])
+        at = 0
+        for run, state, before, count in zip(c["runs"], c["states"], c["before"], c["counts"], strict=True):
+            piece, at = found[at : at + count], at + count
+            listed = closed.get(run)
+            if listed is None:
+                closed[run] = piece
+            else:
                 del listed[before:]
-            listed += _unfindings(found) or ()
+                listed += piece
             verdicts[run] = state
+    if not set(verdicts.values()) <= set(STATES):
+        raise ValueError("an unknown verdict")
     engine._closed = closed
+    memo = engine._verdicts  # the memo auditor.engine keeps of each run's verdict
     for run, listed in closed.items():
-        engine._verdicts[run] = (listed, len(listed), verdicts[run])  # the memo auditor.engine keeps
+        memo[run] = (listed, len(listed), verdicts[run])
     journal.closed = {run: len(listed) for run, listed in closed.items()}
+
+
+def _flat_findings(rules: list[str], ids: list[list[str]], reasons: list[str]) -> list[Finding]:
+    states = {rule: RULES[rule].state for rule in set(rules)}
+    return [
+        Finding(rule, states[rule], tuple(rids), reason)
+        for rule, rids, reason in zip(rules, ids, reasons, strict=True)
+    ]
 
 
 def _replay_chains(engine: Engine, records: list[Record], journal: Journal) -> None:
@@ -486,23 +576,23 @@ def _replay_chains(engine: Engine, records: list[Record], journal: Journal) -> N
 
 
 def _replay_blooms(engine: Engine, records: list[Record], journal: Journal) -> None:
-    filters: dict[str, list[bytes]] = {"runs": [], "units": []}
-    sizes: dict[str, tuple[int, int, int]] = {}
-    for record in _since_base(records):
-        for name, (first, count_filters, count, capacity) in record.meta["blooms"].items():
-            listed = filters[name]
-            if first > len(listed):
-                raise ValueError("filters that do not follow the saved ones")
-            del listed[first:]
-            listed += [bytes(record.blobs[f"{name}{i}"]) for i in range(first, count_filters)]
-            sizes[name] = (count_filters, count, capacity)
-    for name, (count_filters, count, capacity) in sizes.items():
-        bloom = Bloom.load(filters[name], count, capacity)
-        if name == "runs":
-            engine._decided_runs = bloom
-        else:
-            engine._dropped_units = bloom
-        journal.blooms[name] = (count_filters, count)
+    """The base record's filters, and the ids each later record added, left to a _SavedBloom."""
+    for name in ("runs", "units"):
+        bloom: _SavedBloom | None = None
+        for record in _since_base(records):
+            part = record.meta["blooms"][name]
+            if part[0] == "filters":
+                _, count_filters, count, capacity = part
+                filters = [bytes(record.blobs[f"{name}{i}"]) for i in range(count_filters)]
+                bloom = _SavedBloom(filters, count, capacity)
+            elif part[0] == "ids" and bloom is not None:
+                bloom.added += orjson.loads(record.blobs[f"{name}.ids"])
+            else:
+                raise ValueError(f"a filter record of an unknown kind {part[0]!r}")
+        if bloom is None:
+            raise ValueError("no filter of decided ids")
+        bloom.saved = len(bloom.added)
+        _set_bloom(engine, name, bloom)
 
 
 def _load_live(engine: Engine, live: dict[str, Any]) -> None:
@@ -520,7 +610,8 @@ def closed_results(engine: Engine) -> ResultCache:
     for run, found in engine._closed.items():
         hit = engine._verdicts.get(run)
         if hit is not None and hit[0] is found:
-            cache[run] = (found, len(found), RunResult(run, hit[2], tuple(sorted(found, key=finding_order))))
+            ordered = tuple(found) if len(found) == 1 else tuple(sorted(found, key=finding_order))
+            cache[run] = (found, len(found), RunResult(run, hit[2], ordered))
     return cache
 
 def fingerprint(data: bytes) -> str:
