@@ -27,7 +27,16 @@ from typing import Any
 
 import orjson
 
-__all__ = ["Identity", "JournalError", "OtherSchema", "Record", "append_record", "encode", "read_records", "write_records"]
+__all__ = [
+    "Identity",
+    "JournalError",
+    "OtherSchema",
+    "Record",
+    "append_record",
+    "encode",
+    "read_records",
+    "write_records",
+]
 
 _MARK = b"R"
 _HEAD = len(_MARK) + 8 + 32

@@ -240,7 +240,7 @@ def _blooms(engine: Engine) -> dict[str, Bloom]:
     return {"runs": engine._decided_runs, "units": engine._dropped_units}
 
 
-def save_state(
+def save_state(  # noqa: PLR0917  # the parts of one save, each named at the single call site
     path: Path,
     settings: dict[str, Any],
     sources: list[dict[str, Any]],
@@ -294,9 +294,7 @@ def _record(
     return encode(meta, blobs), after
 
 
-def _chain_parts(
-    engine: Engine, since: Journal | None, blobs: list[Any], after: Journal
-) -> list[list[Any]]:
+def _chain_parts(engine: Engine, since: Journal | None, blobs: list[Any], after: Journal) -> list[list[Any]]:
     """Per chain: its small parts whole, and its seq digests from where the saved ones end (from
     the start when a saved digest changed, which the streaming pass never does)."""
     listed = []
@@ -462,7 +460,9 @@ class Saved:
         engine = Engine(
             times, key, ordered=scalars["ordered"], idle=scalars["idle"], sweep_every=scalars["sweepEvery"]
         )
-        journal = Journal(self.path, engine, self.identity, {}, {}, [], _base_size(self.records), self.settings)
+        journal = Journal(
+            self.path, engine, self.identity, {}, {}, [], _base_size(self.records), self.settings
+        )
         _replay_closed(engine, self.records, journal)
         _replay_chains(engine, self.records, journal)
         _replay_blooms(engine, self.records, journal)
@@ -613,6 +613,7 @@ def closed_results(engine: Engine) -> ResultCache:
             ordered = tuple(found) if len(found) == 1 else tuple(sorted(found, key=finding_order))
             cache[run] = (found, len(found), RunResult(run, hit[2], ordered))
     return cache
+
 
 def fingerprint(data: bytes) -> str:
     """How a source is recognised again: the SHA-256 of a line or row, as lowercase hex."""
