@@ -392,7 +392,7 @@ class IncrementalAudit:
             raise StateError(f"{path} is the state of an audit of other sources ({listed})")
         self._cursors = cursors
         self._engine, self._journal = saved.engine(self._engine._times, self._key)
-        self._results = closed_results(self._engine)
+        self._results = closed_results(self._engine, self._journal)
         self._idle, self._sweep_every = self._engine._idle, self._engine._sweep_every
 
 

@@ -234,6 +234,7 @@ class Journal:
     commit: list[Callable[[], None]]  # what to note once the record is written (see _SavedBloom)
     base: int  # bytes of the file when its last base record was written
     settings: dict[str, Any] = field(default_factory=dict)
+    unsorted: set[str] = field(default_factory=set)  # decided runs whose findings are not in report order
 
 
 def _blooms(engine: Engine) -> dict[str, Bloom]:
@@ -407,7 +408,10 @@ def _closed_delta(engine: Engine, since: Journal | None, after: Journal) -> dict
         columns["states"].append(engine._verdict(run, found))
         columns["before"].append(before)
         columns["counts"].append(len(found) - before)
-        for f in found[before:]:
+        # A base record holds each run's findings in report order, so that a resumed audit need
+        # not sort them (a stable sort of them with findings appended later is the same order).
+        listed = found[before:] if before or len(found) == 1 else sorted(found, key=finding_order)
+        for f in listed:
             rules.append(f.rule)
             ids.append(list(f.receipt_ids))
             reasons.append(f.reason)
@@ -523,6 +527,7 @@ def _since_base(records: list[Record]) -> Iterator[Record]:
 def _replay_closed(engine: Engine, records: list[Record], journal: Journal) -> None:
     closed: dict[str, list[Finding]] = {}
     verdicts: dict[str, str] = {}
+    journal.unsorted = set()
     for record in _since_base(records):
         c = orjson.loads(record.blobs["closed"])
         found = _flat_findings(c["rules"], c["ids"], c["reasons"])
@@ -535,6 +540,8 @@ def _replay_closed(engine: Engine, records: list[Record], journal: Journal) -> N
             else:
                 del listed[before:]
                 listed += piece
+            if before or record.meta["kind"] != "base":
+                journal.unsorted.add(run)
             verdicts[run] = state
     if not set(verdicts.values()) <= set(STATES):
         raise ValueError("an unknown verdict")
@@ -603,14 +610,16 @@ def _load_live(engine: Engine, live: dict[str, Any]) -> None:
     engine._units = {mid: _load_unit(u, scopes) for mid, u in live["units"].items()}
 
 
-def closed_results(engine: Engine) -> ResultCache:
+def closed_results(engine: Engine, journal: Journal) -> ResultCache:
     """The report's results for the decided runs of a loaded engine (auditor.report's cache), from
-    the verdicts saved with them: a resumed audit judges again only the runs something new reached."""
+    the verdicts saved with them: a resumed audit judges again only the runs something new reached.
+    Findings saved in report order (`journal.unsorted` names the runs whose are not) are not sorted."""
     cache: ResultCache = {}
+    unsorted = journal.unsorted
     for run, found in engine._closed.items():
         hit = engine._verdicts.get(run)
         if hit is not None and hit[0] is found:
-            ordered = tuple(found) if len(found) == 1 else tuple(sorted(found, key=finding_order))
+            ordered = tuple(sorted(found, key=finding_order)) if run in unsorted else tuple(found)
             cache[run] = (found, len(found), RunResult(run, hit[2], ordered))
     return cache
 
