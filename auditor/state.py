@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -481,7 +482,9 @@ class Saved:
 
 def read_state(path: Path, key: bytes) -> Saved:
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            stat = os.fstat(handle.fileno())
+            data = handle.read()
     except OSError as exc:
         raise StateError(f"cannot read the audit state {path}: {exc.strerror or exc}") from None
     try:
@@ -492,9 +495,9 @@ def read_state(path: Path, key: bytes) -> Saved:
         raise _not_verified(path) from None
     if not records or records[0].meta.get("kind") != "base":
         raise _not_verified(path)
-    stat = path.stat()
-    # A record cut short at the end (a crash while appending) is left out: the next save rewrites.
-    size = stat.st_size if used == len(data) else -1
+    # The next save appends only to the very bytes read: a record cut short at the end (a crash
+    # while appending), or bytes written while this one read, make it rewrite the file instead.
+    size = stat.st_size if used == len(data) == stat.st_size else -1
     identity = Identity(stat.st_ino, size, stat.st_mtime_ns, mac)
     last = records[-1].meta
     return Saved(path, last["settings"], last["sources"], records, identity)
