@@ -38,14 +38,14 @@ from auditor.parse import from_object, parse_raw
 from auditor.report import Report, ResultCache, build_report
 from auditor.sources import AuditInputError, Item, checked_source, where_of
 from auditor.state import (
+    Journal,
+    Saved,
     StateError,
     closed_results,
-    dump_engine,
     fingerprint,
-    load_engine,
     read_state,
+    save_state,
     state_key,
-    write_state,
 )
 from auditor.states import Finding, finding
 from receipts import format_utc
@@ -289,6 +289,7 @@ class IncrementalAudit:
         self._engine = self._new_engine(_times(datetime.now(UTC), self._grace), ordered=True)
         self._last: _Last | None = None
         self._results: ResultCache = {}  # the runs' results as last reported (auditor.report)
+        self._journal: Journal | None = None  # the state file as last saved or read (auditor.state)
 
     def _new_engine(self, times: Times, *, ordered: bool) -> Engine:
         return Engine(times, self._key, ordered=ordered, idle=self._idle, sweep_every=self._sweep_every)
@@ -352,13 +353,12 @@ class IncrementalAudit:
         return {"grace": self._grace.total_seconds(), "macs": self._key is not None}
 
     def save(self, path: Source) -> None:
+        """Save the audit at `path`: only what changed since it was last saved there or resumed from
+        there is appended (auditor.state)."""
         target = Path(path)
-        body = {
-            "settings": self._settings(),
-            "sources": [c.dump() for c in self._cursors],
-            "engine": dump_engine(self._engine),
-        }
-        write_state(target, body, state_key(target, self._key, create=True))
+        key = state_key(target, self._key, create=True)
+        sources = [c.dump() for c in self._cursors]
+        self._journal = save_state(target, self._settings(), sources, self._engine, key, self._journal)
 
     @classmethod
     def resume(
@@ -373,26 +373,26 @@ class IncrementalAudit:
         """The audit saved at `path`, for the same sources and options; StateError otherwise."""
         audit = cls(sources, stores=stores, key=key, grace=grace)
         target = Path(path)
-        body = read_state(target, state_key(target, key, create=False))
         try:
-            audit._restore(body, target)
+            saved = read_state(target, state_key(target, key, create=False))
+            audit._restore(saved, target)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateError(f"{target} is a damaged audit state ({type(exc).__name__})") from None
         return audit
 
-    def _restore(self, body: dict[str, Any], path: Path) -> None:
-        if body["settings"] != self._settings():
+    def _restore(self, saved: Saved, path: Path) -> None:
+        if saved.settings != self._settings():
             raise StateError(
-                f"{path} was written with other options ({body['settings']}); resume with the same "
+                f"{path} was written with other options ({saved.settings}); resume with the same "
                 "--grace and --key-file, or audit in full without --state"
             )
-        saved = [_Cursor(**c) for c in body["sources"]]
-        if [(c.kind, c.path) for c in saved] != [(c.kind, c.path) for c in self._cursors]:
-            listed = ", ".join(c.path for c in saved)
+        cursors = [_Cursor(**c) for c in saved.sources]
+        if [(c.kind, c.path) for c in cursors] != [(c.kind, c.path) for c in self._cursors]:
+            listed = ", ".join(c.path for c in cursors)
             raise StateError(f"{path} is the state of an audit of other sources ({listed})")
-        self._cursors = saved
-        self._engine = load_engine(body["engine"], self._engine._times, self._key)
-        self._results = closed_results(self._engine)
+        self._cursors = cursors
+        self._engine, self._journal = saved.engine(self._engine._times, self._key)
+        self._results = closed_results(self._engine, self._journal)
         self._idle, self._sweep_every = self._engine._idle, self._engine._sweep_every
 
 

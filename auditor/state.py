@@ -1,20 +1,26 @@
-"""The audit state file: what the next audit needs to resume, MAC'd and versioned.
+"""The audit state file: what the next audit needs to resume, MAC'd, versioned, saved by appending.
 
 It holds the engine's compact state (chain heads and the seq digests that tell a duplicate, the
-undecided runs, the lineage heads — units still in the store —, the findings of decided runs, the
-filters of decided ids) and, per source, where reading stopped: a JSONL file's byte offset, a
-store's last outbox seq and its high-water mark. File format (`memoryos.audit-state/3`; /2 kept
-decided runs' findings without their verdicts, /1 another filter of decided ids):
+undecided runs, the lineage heads — units still in the store —, the findings and verdicts of
+decided runs, the filters of decided ids) and, per source, where reading stopped: a JSONL file's
+byte offset, a store's last outbox seq and its high-water mark.
 
-    {"mac":"<64 hex>","schema":"memoryos.audit-state/3"}\\n
-    <body: one JSON object>
+Format `memoryos.audit-state/4` (auditor.journal frames it): a header line, then MAC-chained
+records. The first record is a whole state (`"kind": "base"`); each later save appends a `delta`
+holding only what grew since the record before — the decided runs whose findings are new or grew,
+the new seq digests of each chain, the Bloom filters of decided ids from the last one that changed
+— and, whole, what is bounded by the streaming window (open and held runs, units, counters and
+cursors). A reader replays the records in order. The seq digests and filters are raw bytes, not
+JSON. When the file has grown to twice its last base record, the next save rewrites it as one base
+record (atomically). /3 (one JSON body, rewritten whole at every save) is refused by name.
 
-`mac` is the HMAC-SHA256 of the body bytes under the state key: a key derived from the receipt key
-when the audit has one (`HMAC(receipt key, "memoryos.audit-state/3")`), else a key file made beside
-the state (`<state>.key`, mode 0600) when the state is first written. A state that does not verify,
-has another schema, or was written for other sources or options is refused (`StateError`), never
-guessed at: the caller audits in full instead. A decided run's findings are saved with the run's
-verdict, so that a resumed audit does not judge again the runs nothing new reached (`closed_results`).
+The state key: a key derived from the receipt key when the audit has one
+(`HMAC(receipt key, "memoryos.audit-state/4")`), else a key file made beside the state
+(`<state>.key`, mode 0600) when the state is first written. A state that does not verify, has
+another schema, or was written for other sources or options is refused (`StateError`), never
+guessed at: the caller audits in full instead. A decided run's findings are saved with its
+verdict, so that a resumed audit does not judge again the runs nothing new reached
+(`closed_results`).
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ import hashlib
 import hmac
 import os
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +40,16 @@ import orjson
 from auditor.bloom import Bloom
 from auditor.chains import _Chain
 from auditor.engine import Engine, _Run, _Unit
+from auditor.journal import (
+    Identity,
+    JournalError,
+    OtherSchema,
+    Record,
+    append_record,
+    encode,
+    read_records,
+    write_records,
+)
 from auditor.judge import Promotions, Times, open_intents
 from auditor.report import ResultCache, RunResult, finding_order
 from auditor.sources import AuditInputError
@@ -41,24 +58,26 @@ from receipts import create_key_file, read_key_file
 
 __all__ = [
     "STATE_SCHEMA",
+    "Journal",
+    "Saved",
     "StateError",
     "closed_results",
-    "dump_engine",
-    "load_engine",
     "read_state",
+    "save_state",
     "state_key",
-    "write_state",
 ]
 
-STATE_SCHEMA = "memoryos.audit-state/3"
+STATE_SCHEMA = "memoryos.audit-state/4"
 _KEY_SUFFIX = ".key"
+_OLDER = frozenset(f"memoryos.audit-state/{n}" for n in (1, 2, 3))  # refused by name, with the fix
+_COMPACT_AT = 2  # rewrite the file as one base record when it is this many times the last one
 
 
 class StateError(AuditInputError):
     """A state file that cannot be trusted or does not belong to this audit."""
 
 
-# ---- keys and the file -----------------------------------------------------------------------
+# ---- keys ------------------------------------------------------------------------------------
 def state_key(path: Path, receipt_key: bytes | None, *, create: bool) -> bytes:
     """The key that MACs the state at `path` (see the module docstring)."""
     if receipt_key is not None:
@@ -77,51 +96,7 @@ def state_key(path: Path, receipt_key: bytes | None, *, create: bool) -> bytes:
     return create_key_file(key_file)
 
 
-def write_state(path: Path, body: dict[str, Any], key: bytes) -> None:
-    """Atomically: a crash leaves the old state or the new one, never a torn file."""
-    raw = orjson.dumps(body)
-    header = orjson.dumps({"mac": hmac.digest(key, raw, "sha256").hex(), "schema": STATE_SCHEMA})
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, header + b"\n" + raw)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-
-
-def read_state(path: Path, key: bytes) -> dict[str, Any]:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StateError(f"cannot read the audit state {path}: {exc.strerror or exc}") from None
-    head, _, raw = data.partition(b"\n")
-    try:
-        header = orjson.loads(head)
-    except orjson.JSONDecodeError:
-        header = None
-    if not isinstance(header, dict) or header.get("schema") != STATE_SCHEMA:
-        raise StateError(f"{path} is not a {STATE_SCHEMA} audit state (another version, or another file)")
-    mac = header.get("mac")
-    if not isinstance(mac, str) or not hmac.compare_digest(mac, hmac.digest(key, raw, "sha256").hex()):
-        raise StateError(
-            f"the audit state {path} does not verify under its key: it was changed, or written with "
-            "another key; audit in full without --state (or delete the state file)"
-        )
-    body: dict[str, Any] = orjson.loads(raw)
-    return body
-
-
 # ---- the engine ------------------------------------------------------------------------------
-def _b64(data: bytes | bytearray) -> str:
-    return base64.b64encode(data).decode()
-
-
-def _unb64(text: str) -> bytes:
-    return base64.b64decode(text)
-
-
 def _findings(found: list[Finding] | None) -> list[Any] | None:
     return None if found is None else [[f.rule, list(f.receipt_ids), f.reason] for f in found]
 
@@ -246,93 +221,410 @@ def _scope(scopes: _ScopeTable, ref: int) -> Scope:
     return scope
 
 
-def _dump_chain(chain: _Chain) -> list[Any]:
-    far = [[seq, _b64(digest)] for seq, digest in chain.far.items()]
-    pending = [[seq, list(entry)] for seq, entry in chain.pending.items()]
-    return [_b64(chain.seen), far, chain.next_seq, chain.link, pending]
+# ---- saving: a base record, or a delta over the file this process last wrote or read -------
+@dataclass
+class Journal:
+    """What the state file holds, as this process last wrote or read it: a save appends only what
+    changed since (see the module docstring)."""
+
+    path: Path
+    engine: Engine  # the engine the file describes (a fallback to the exact pass makes a new one)
+    identity: Identity
+    closed: dict[str, int]  # decided run -> findings saved
+    seen: dict[str, bytes]  # chain -> its seq digests as saved
+    commit: list[Callable[[], None]]  # what to note once the record is written (see _SavedBloom)
+    base: int  # bytes of the file when its last base record was written
+    settings: dict[str, Any] = field(default_factory=dict)
+    unsorted: set[str] = field(default_factory=set)  # decided runs whose findings are not in report order
 
 
-def _load_chain(raw: list[Any]) -> _Chain:
-    seen, far, next_seq, link, pending = raw
-    return _Chain(
-        bytearray(_unb64(seen)),
-        {seq: _unb64(digest) for seq, digest in far},
-        next_seq,
-        link,
-        {seq: (e[0], e[1], e[2], e[3]) for seq, e in pending},
-    )
+def _blooms(engine: Engine) -> dict[str, Bloom]:
+    return {"runs": engine._decided_runs, "units": engine._dropped_units}
 
 
-def _dump_bloom(bloom: Bloom) -> list[Any]:
-    filters, count, capacity = bloom.dump()
-    return [[_b64(raw) for raw in filters], count, capacity]
+def save_state(  # noqa: PLR0917  # the parts of one save, each named at the single call site
+    path: Path,
+    settings: dict[str, Any],
+    sources: list[dict[str, Any]],
+    engine: Engine,
+    key: bytes,
+    journal: Journal | None,
+) -> Journal:
+    """Save the audit at `path`: a delta appended to `journal`'s file when it is still that file and
+    has not grown past `_COMPACT_AT` times its base, else a new file of one base record."""
+    same = journal is not None and journal.path == path and journal.engine is engine
+    if same and journal is not None and journal.settings == settings:
+        parts, after = _record(path, engine, settings, sources, journal)
+        if journal.identity.size + sum(len(part) for part in parts) <= _COMPACT_AT * journal.base:
+            identity = append_record(path, key, parts, journal.identity)
+            if identity is not None:
+                after.identity, after.base = identity, journal.base
+                return _committed(after)
+    parts, after = _record(path, engine, settings, sources, None)
+    after.identity = write_records(path, STATE_SCHEMA, key, [parts])
+    after.base = after.identity.size
+    return _committed(after)
 
 
-def _load_bloom(raw: list[Any]) -> Bloom:
-    filters, count, capacity = raw
-    return Bloom.load([_unb64(text) for text in filters], count, capacity)
+def _committed(journal: Journal) -> Journal:
+    for note in journal.commit:
+        note()
+    journal.commit.clear()
+    return journal
 
 
-def dump_engine(engine: Engine) -> dict[str, Any]:
-    """Everything the engine needs to go on as if it had never stopped (notes are always empty
-    between two receipts; the scope interning table is rebuilt as receipts arrive)."""
+def _record(
+    path: Path, engine: Engine, settings: dict[str, Any], sources: list[dict[str, Any]], since: Journal | None
+) -> tuple[list[Any], Journal]:
+    """The record that brings the file from `since` (None: nothing) to `engine`'s state, and the
+    journal it leaves (its identity and base set by the caller)."""
+    blobs: list[tuple[str, bytes | bytearray | memoryview]] = []
+    after = Journal(path, engine, Identity(0, 0, 0, b""), {}, {}, [], 0, settings)
+    chains = _chain_parts(engine, since, blobs, after)
+    blooms = _bloom_parts(engine, since, blobs, after)
+    closed = _closed_delta(engine, since, after)
+    blobs.append(("closed", orjson.dumps(closed)))
+    blobs.append(("live", orjson.dumps(_live(engine))))
+    meta = {
+        "kind": "delta" if since is not None else "base",
+        "settings": settings,
+        "sources": sources,
+        "engine": _scalars(engine),
+        "chains": chains,
+        "blooms": blooms,
+    }
+    return encode(meta, blobs), after
+
+
+def _chain_parts(engine: Engine, since: Journal | None, blobs: list[Any], after: Journal) -> list[list[Any]]:
+    """Per chain: its small parts whole, and its seq digests from where the saved ones end (from
+    the start when a saved digest changed, which the streaming pass never does)."""
+    listed = []
+    for index, (cid, chain) in enumerate(engine._chains._chains.items()):
+        seen = bytes(chain.seen)
+        saved = None if since is None else since.seen.get(cid)
+        start = 0
+        if saved is not None and len(saved) <= len(seen) and seen.startswith(saved):
+            start = len(saved)
+        name = f"seen{index}"
+        blobs.append((name, memoryview(seen)[start:]))
+        far = [[seq, base64.b64encode(digest).decode()] for seq, digest in chain.far.items()]
+        pending = [[seq, list(entry)] for seq, entry in chain.pending.items()]
+        listed.append([cid, name, start, far, chain.next_seq, chain.link, pending])
+        after.seen[cid] = seen
+    return listed
+
+
+class _SavedBloom(Bloom):
+    """A filter of decided ids as saved in the state file, and the ids added since. It becomes a
+    Bloom only when asked about an id (rare: ids grow with time, and only an id not newer than
+    every decided one is asked about) or dumped whole, so that a resumed audit neither converts the
+    saved filters nor saves them again: a delta record holds the ids added since the last record."""
+
+    def __init__(self, filters: list[bytes], count: int, capacity: int, real: Bloom | None = None) -> None:
+        # Bloom.__init__ is not called: nothing of a Bloom's own is used until it is materialised.
+        self._saved_filters = (filters, count, capacity)
+        self.added: list[str] = []  # in order, since the saved filters
+        self.saved = 0  # how many of `added` the file holds
+        self._real = real
+
+    def add(self, key: str) -> None:
+        self.added.append(key)
+        if self._real is not None:
+            self._real.add(key)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._materialised()
+
+    def dump(self) -> tuple[list[bytes], int, int]:
+        return self._materialised().dump()
+
+    def _materialised(self) -> Bloom:
+        if self._real is None:
+            real = Bloom.load(*self._saved_filters)
+            for key in self.added:  # the same bits in the same order: the filters a full pass makes
+                real.add(key)
+            self._real = real
+        return self._real
+
+
+def _bloom_parts(
+    engine: Engine, since: Journal | None, blobs: list[Any], after: Journal
+) -> dict[str, list[Any]]:
+    """Per filter of decided ids: in a delta the ids added since the last record, in a base the
+    filters as bytes (and from then on the filter is a _SavedBloom of those)."""
+    parts: dict[str, list[Any]] = {}
+    for name, bloom in _blooms(engine).items():
+        if since is not None and isinstance(bloom, _SavedBloom):
+            blobs.append((f"{name}.ids", orjson.dumps(bloom.added[bloom.saved :])))
+            parts[name] = ["ids"]
+            after.commit.append(_noting(bloom, len(bloom.added)))
+            continue
+        filters, count, capacity = bloom.dump()
+        blobs += [(f"{name}{index}", raw) for index, raw in enumerate(filters)]
+        parts[name] = ["filters", len(filters), count, capacity]
+        saved = _SavedBloom(filters, count, capacity, real=bloom)
+        after.commit.append(_replacing(engine, name, saved))
+    return parts
+
+
+def _noting(bloom: _SavedBloom, saved: int) -> Callable[[], None]:
+    def note() -> None:
+        bloom.saved = saved
+
+    return note
+
+
+def _replacing(engine: Engine, name: str, bloom: _SavedBloom) -> Callable[[], None]:
+    def replace() -> None:
+        bloom.saved = len(bloom.added)
+        _set_bloom(engine, name, bloom)
+
+    return replace
+
+
+def _set_bloom(engine: Engine, name: str, bloom: Bloom) -> None:
+    if name == "runs":
+        engine._decided_runs = bloom
+    else:
+        engine._dropped_units = bloom
+
+
+def _closed_delta(engine: Engine, since: Journal | None, after: Journal) -> dict[str, list[Any]]:
+    """The decided runs whose findings are new or grew (findings lists only grow by appending):
+    per run its verdict, the findings saved before and how many follow, column by column, and the
+    findings that follow as three flat columns (tens of thousands of small lists load slowly)."""
+    saved = {} if since is None else since.closed
+    columns: dict[str, list[Any]] = {k: [] for k in ("runs", "states", "before", "counts")}
+    rules: list[str] = []
+    ids: list[list[str]] = []
+    reasons: list[str] = []
+    for run, found in engine._closed.items():
+        before = saved.get(run, 0)
+        if before == len(found):
+            continue
+        if before > len(found):
+            before = 0  # not a list that grew: saved again whole
+        columns["runs"].append(run)
+        columns["states"].append(engine._verdict(run, found))
+        columns["before"].append(before)
+        columns["counts"].append(len(found) - before)
+        # A base record holds each run's findings in report order, so that a resumed audit need
+        # not sort them (a stable sort of them with findings appended later is the same order).
+        listed = found[before:] if before or len(found) == 1 else sorted(found, key=finding_order)
+        for f in listed:
+            rules.append(f.rule)
+            ids.append(list(f.receipt_ids))
+            reasons.append(f.reason)
+    after.closed = {run: len(found) for run, found in engine._closed.items()}
+    return {**columns, "rules": rules, "ids": ids, "reasons": reasons}
+
+
+def _scalars(engine: Engine) -> dict[str, Any]:
     e = engine
-    scopes = _ScopeTable()
-    dumped = {
+    return {
         "ordered": e._ordered,
         "idle": e._idle,
         "sweepEvery": e._sweep_every,
-        "chains": {cid: _dump_chain(c) for cid, c in e._chains._chains.items()},
-        "open": _dump_runs(e._open.values(), scopes),
-        "held": _dump_runs(e._held.values(), scopes),
-        "closed": {run: _dump_closed(e, run, found) for run, found in e._closed.items()},
-        "units": {mid: _dump_unit(u, scopes) for mid, u in e._units.items()},
         "counts": [e._runs, e._n, e._lines, e._duplicates],
         "window": [e._min_at, e._max_at],
         "versions": sorted(v for v in e._versions if v is not None),
-        "decided": [_dump_bloom(e._decided_runs), e._max_run, _dump_bloom(e._dropped_units), e._max_unit],
+        "maxIds": [e._max_run, e._max_unit],
         "lastLink": e.last_link,
     }
-    dumped["scopes"] = scopes.scopes
-    return dumped
 
 
-def _dump_closed(engine: Engine, run: str, found: list[Finding]) -> list[Any]:
-    return [engine._verdict(run, found), _findings(found)]  # the verdict memoised by the engine
+def _live(engine: Engine) -> dict[str, Any]:
+    """What the streaming window bounds, saved whole in every record (notes are always empty
+    between two receipts; the scope interning table is rebuilt from the scopes saved)."""
+    scopes = _ScopeTable()
+    live = {
+        "open": _dump_runs(engine._open.values(), scopes),
+        "held": _dump_runs(engine._held.values(), scopes),
+        "units": {mid: _dump_unit(u, scopes) for mid, u in engine._units.items()},
+    }
+    live["scopes"] = scopes.scopes  # type: ignore[assignment]  # a list beside the columns
+    return live
 
 
-def closed_results(engine: Engine) -> ResultCache:
+# ---- reading ---------------------------------------------------------------------------------
+@dataclass
+class Saved:
+    """A state file read and verified: its last settings and cursors, and the records to replay."""
+
+    path: Path
+    settings: dict[str, Any]
+    sources: list[dict[str, Any]]
+    records: list[Record]
+    identity: Identity
+
+    def engine(self, times: Times, key: bytes | None) -> tuple[Engine, Journal]:
+        """The engine the records replay to, and the journal of the file it was read from."""
+        last = self.records[-1].meta
+        scalars = last["engine"]
+        engine = Engine(
+            times, key, ordered=scalars["ordered"], idle=scalars["idle"], sweep_every=scalars["sweepEvery"]
+        )
+        journal = Journal(
+            self.path, engine, self.identity, {}, {}, [], _base_size(self.records), self.settings
+        )
+        _replay_closed(engine, self.records, journal)
+        _replay_chains(engine, self.records, journal)
+        _replay_blooms(engine, self.records, journal)
+        _load_live(engine, orjson.loads(self.records[-1].blobs["live"]))
+        engine._runs, engine._n, engine._lines, engine._duplicates = scalars["counts"]
+        engine._min_at, engine._max_at = scalars["window"]
+        engine._versions = set(scalars["versions"])
+        engine._max_run, engine._max_unit = scalars["maxIds"]
+        engine.last_link = scalars["lastLink"]
+        return engine, journal
+
+
+def read_state(path: Path, key: bytes) -> Saved:
+    try:
+        with path.open("rb") as handle:
+            stat = os.fstat(handle.fileno())
+            data = handle.read()
+    except OSError as exc:
+        raise StateError(f"cannot read the audit state {path}: {exc.strerror or exc}") from None
+    try:
+        records, mac, used = read_records(data, STATE_SCHEMA, key)
+    except OtherSchema as exc:
+        raise _other_schema(path, exc.found) from None
+    except (JournalError, KeyError, TypeError, ValueError):
+        raise _not_verified(path) from None
+    if not records or records[0].meta.get("kind") != "base":
+        raise _not_verified(path)
+    # The next save appends only to the very bytes read: a record cut short at the end (a crash
+    # while appending), or bytes written while this one read, make it rewrite the file instead.
+    size = stat.st_size if used == len(data) == stat.st_size else -1
+    identity = Identity(stat.st_ino, size, stat.st_mtime_ns, mac)
+    last = records[-1].meta
+    return Saved(path, last["settings"], last["sources"], records, identity)
+
+
+def _other_schema(path: Path, found: str | None) -> StateError:
+    fix = f"audit in full without --state once (or delete {path}); that audit writes a {STATE_SCHEMA} state"
+    if found in _OLDER:
+        return StateError(f"{path} is a {found} audit state, which this auditor no longer reads: {fix}")
+    return StateError(f"{path} is not a {STATE_SCHEMA} audit state (another version, or another file): {fix}")
+
+
+def _not_verified(path: Path) -> StateError:
+    return StateError(
+        f"the audit state {path} does not verify under its key: it was changed, or written with "
+        "another key; audit in full without --state (or delete the state file)"
+    )
+
+
+def _base_size(records: list[Record]) -> int:
+    return 0 if not records else records[0].size
+
+
+def _since_base(records: list[Record]) -> Iterator[Record]:
+    """The records that make the state: from the last base record on (a base replaces all)."""
+    start = max(index for index, r in enumerate(records) if r.meta["kind"] == "base")
+    return iter(records[start:])
+
+
+def _replay_closed(engine: Engine, records: list[Record], journal: Journal) -> None:
+    closed: dict[str, list[Finding]] = {}
+    verdicts: dict[str, str] = {}
+    journal.unsorted = set()
+    for record in _since_base(records):
+        c = orjson.loads(record.blobs["closed"])
+        found = _flat_findings(c["rules"], c["ids"], c["reasons"])
+        at = 0
+        for run, state, before, count in zip(c["runs"], c["states"], c["before"], c["counts"], strict=True):
+            piece, at = found[at : at + count], at + count
+            listed = closed.get(run)
+            if listed is None:
+                closed[run] = piece
+            else:
+                del listed[before:]
+                listed += piece
+            if before or record.meta["kind"] != "base":
+                journal.unsorted.add(run)
+            verdicts[run] = state
+    if not set(verdicts.values()) <= set(STATES):
+        raise ValueError("an unknown verdict")
+    engine._closed = closed
+    memo = engine._verdicts  # the memo auditor.engine keeps of each run's verdict
+    for run, listed in closed.items():
+        memo[run] = (listed, len(listed), verdicts[run])
+    journal.closed = {run: len(listed) for run, listed in closed.items()}
+
+
+def _flat_findings(rules: list[str], ids: list[list[str]], reasons: list[str]) -> list[Finding]:
+    states = {rule: RULES[rule].state for rule in set(rules)}
+    return [
+        Finding(rule, states[rule], tuple(rids), reason)
+        for rule, rids, reason in zip(rules, ids, reasons, strict=True)
+    ]
+
+
+def _replay_chains(engine: Engine, records: list[Record], journal: Journal) -> None:
+    seen: dict[str, bytearray] = {}
+    chains: dict[str, _Chain] = {}
+    for record in _since_base(records):
+        for cid, name, start, far, next_seq, link, pending in record.meta["chains"]:
+            digests = seen.setdefault(cid, bytearray())
+            if start > len(digests):
+                raise ValueError("seq digests that do not follow the saved ones")
+            del digests[start:]
+            digests += record.blobs[name]
+            chains[cid] = _Chain(
+                digests,
+                {seq: base64.b64decode(digest) for seq, digest in far},
+                next_seq,
+                link,
+                {seq: (e[0], e[1], e[2], e[3]) for seq, e in pending},
+            )
+    last = {entry[0] for entry in records[-1].meta["chains"]}
+    engine._chains._chains = {cid: chain for cid, chain in chains.items() if cid in last}
+    journal.seen = {cid: bytes(chain.seen) for cid, chain in engine._chains._chains.items()}
+
+
+def _replay_blooms(engine: Engine, records: list[Record], journal: Journal) -> None:
+    """The base record's filters, and the ids each later record added, left to a _SavedBloom."""
+    for name in ("runs", "units"):
+        bloom: _SavedBloom | None = None
+        for record in _since_base(records):
+            part = record.meta["blooms"][name]
+            if part[0] == "filters":
+                _, count_filters, count, capacity = part
+                filters = [bytes(record.blobs[f"{name}{i}"]) for i in range(count_filters)]
+                bloom = _SavedBloom(filters, count, capacity)
+            elif part[0] == "ids" and bloom is not None:
+                bloom.added += orjson.loads(record.blobs[f"{name}.ids"])
+            else:
+                raise ValueError(f"a filter record of an unknown kind {part[0]!r}")
+        if bloom is None:
+            raise ValueError("no filter of decided ids")
+        bloom.saved = len(bloom.added)
+        _set_bloom(engine, name, bloom)
+
+
+def _load_live(engine: Engine, live: dict[str, Any]) -> None:
+    scopes = _ScopeTable(live["scopes"])
+    engine._scopes = {scope: scope for scope in scopes.scopes}
+    engine._open = OrderedDict((run.run_id, run) for run in _load_runs(live["open"], scopes))
+    engine._held = {run.run_id: run for run in _load_runs(live["held"], scopes)}
+    engine._units = {mid: _load_unit(u, scopes) for mid, u in live["units"].items()}
+
+
+def closed_results(engine: Engine, journal: Journal) -> ResultCache:
     """The report's results for the decided runs of a loaded engine (auditor.report's cache), from
-    the verdicts saved with them: a resumed audit judges again only the runs something new reached."""
+    the verdicts saved with them: a resumed audit judges again only the runs something new reached.
+    Findings saved in report order (`journal.unsorted` names the runs whose are not) are not sorted."""
     cache: ResultCache = {}
+    unsorted = journal.unsorted
     for run, found in engine._closed.items():
         hit = engine._verdicts.get(run)
         if hit is not None and hit[0] is found:
-            cache[run] = (found, len(found), RunResult(run, hit[2], tuple(sorted(found, key=finding_order))))
+            ordered = tuple(sorted(found, key=finding_order)) if run in unsorted else tuple(found)
+            cache[run] = (found, len(found), RunResult(run, hit[2], ordered))
     return cache
-
-
-def load_engine(raw: dict[str, Any], times: Times, key: bytes | None) -> Engine:
-    engine = Engine(times, key, ordered=raw["ordered"], idle=raw["idle"], sweep_every=raw["sweepEvery"])
-    scopes = _ScopeTable(raw["scopes"])
-    engine._scopes = {scope: scope for scope in scopes.scopes}
-    engine._chains._chains = {cid: _load_chain(c) for cid, c in raw["chains"].items()}
-    engine._open = OrderedDict((run.run_id, run) for run in _load_runs(raw["open"], scopes))
-    engine._held = {run.run_id: run for run in _load_runs(raw["held"], scopes)}
-    engine._closed = {}
-    for run, (state, found) in raw["closed"].items():
-        listed = engine._closed[run] = _unfindings(found) or []
-        if state not in STATES:
-            raise ValueError(f"an unknown verdict {state!r}")
-        engine._verdicts[run] = (listed, len(listed), state)  # the memo auditor.engine keeps
-    engine._units = {mid: _load_unit(u, scopes) for mid, u in raw["units"].items()}
-    engine._runs, engine._n, engine._lines, engine._duplicates = raw["counts"]
-    engine._min_at, engine._max_at = raw["window"]
-    engine._versions = set(raw["versions"])
-    runs, engine._max_run, units, engine._max_unit = raw["decided"]
-    engine._decided_runs, engine._dropped_units = _load_bloom(runs), _load_bloom(units)
-    engine.last_link = raw["lastLink"]
-    return engine
 
 
 def fingerprint(data: bytes) -> str:

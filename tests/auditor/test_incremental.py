@@ -150,7 +150,7 @@ class TestRefusals:
     def test_a_file_that_is_not_a_state_is_refused(self, tmp_path: Path) -> None:
         _, path, state = self.setup_stream(tmp_path)
         state.write_bytes(orjson.dumps({"schema": "memoryos.audit-state/0"}) + b"\n{}")
-        with pytest.raises(StateError, match=r"is not a memoryos\.audit-state/3"):
+        with pytest.raises(StateError, match=r"is not a memoryos\.audit-state/4"):
             IncrementalAudit.resume(state, [path])
 
 

@@ -79,8 +79,8 @@ def test_a_state_of_the_previous_format_is_refused(tmp_path: Path) -> None:
     state = tmp_path / "audit.state"
     IncrementalAudit([path], key=KEY).save(state)
     head, _, body = state.read_bytes().partition(b"\n")
-    state.write_bytes(head.replace(STATE_SCHEMA.encode(), b"memoryos.audit-state/2") + b"\n" + body)
-    with pytest.raises(StateError, match=r"is not a memoryos\.audit-state/3 audit state"):
+    state.write_bytes(head.replace(STATE_SCHEMA.encode(), b"memoryos.audit-state/3") + b"\n" + body)
+    with pytest.raises(StateError, match=r"is a memoryos\.audit-state/3 audit state, which this auditor no"):
         IncrementalAudit.resume(state, [path], key=KEY)
 
 
