@@ -5,6 +5,7 @@ Corpora:
 - `independent`: `corpora/secrets_independent.jsonl`, written by someone who had not read the detector,
   and its obfuscated variant `corpora/secrets_independent_obfuscated.jsonl`;
 - `independent2 set A`: `corpora/independent2/secrets_set_a.jsonl`, a second such corpus (its README);
+  `independent2 set B (held out)`: the same generator's other half, never seen by whoever fixed the detector;
 - `project+obfuscation`: the project corpus with ZWSP, ZWJ, soft hyphen, BOM, NBSP, narrow NBSP or
   full-width forms put into each note (`obfuscated()` below).
 - `uuid4 hex sentences`: benign notes each holding a random uuid4 hex, some after a national id's
@@ -229,6 +230,7 @@ def corpora(args: argparse.Namespace) -> list[tuple[str, list[Item]]]:
         ("independent", "secrets_independent"),
         ("independent obfuscated", "secrets_independent_obfuscated"),
         ("independent2 set A", "independent2/secrets_set_a"),
+        ("independent2 set B (held out)", "independent2/secrets_set_b"),
     ):
         path = args.corpora / f"{file}.jsonl"
         if path.is_file():
