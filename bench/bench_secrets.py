@@ -230,7 +230,7 @@ def corpora(args: argparse.Namespace) -> list[tuple[str, list[Item]]]:
         ("independent", "secrets_independent"),
         ("independent obfuscated", "secrets_independent_obfuscated"),
         ("independent2 set A", "independent2/secrets_set_a"),
-        ("independent2 set B (held out)", "independent2/secrets_set_b"),
+        (f"independent2 set B {HELD_OUT}", "independent2/secrets_set_b"),
     ):
         path = args.corpora / f"{file}.jsonl"
         if path.is_file():
@@ -487,9 +487,16 @@ def report(args: argparse.Namespace) -> tuple[str, list[Scored]]:
     return "\n".join(lines) + "\n", [full for full, _ in rows]
 
 
+HELD_OUT = "(held out)"  # a corpus no one who changed the detector has seen: measured, never a floor
+
+
 def below_floors(scored: list[Scored], min_recall: float | None, max_fp: float | None) -> list[str]:
+    """The floors guard the corpora the detector was developed against; a held-out row is the honest
+    figure, reported as it falls (a floor on it would invite fixing against it)."""
     failures = []
     for row in scored:
+        if row.name.endswith(HELD_OUT):
+            continue
         if min_recall is not None and row.recall < min_recall:
             failures.append(f"{row.name}: recall {row.recall:.2%} < {min_recall:.2%}")
         if max_fp is not None and row.fp_rate > max_fp:
