@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -19,7 +20,7 @@ import orjson
 from receipts.canonical import canonical_bytes
 from receipts.errors import ReceiptError
 from receipts.ids import uuid7
-from receipts.model import SCHEMA, ZERO_HASH, format_utc, is_valid, problems
+from receipts.model import FIELDS, SCHEMA, ZERO_HASH, format_utc, is_valid, problems
 
 Receipt = dict[str, Any]
 
@@ -90,18 +91,38 @@ def seal_all(
     drafts: Iterable[Mapping[str, Any]], head: ChainHead, key: bytes | None, at: datetime
 ) -> list[Sealed]:
     """Seal a batch in order after `head`, all stamped with the same instant: the same receipts and
-    lines as seal() one by one, with the key's HMAC state prepared once for the batch."""
+    lines as seal() one by one, with the key's HMAC state prepared once for the batch. A receipt
+    shaped like the one before it (a promotion's, one per page) is sealed from that one's layout
+    (_Layout): validated and rendered by its own values only."""
     signer = None if key is None else hmac.new(key, digestmod=hashlib.sha256)
     moment = format_utc(at)
     sealed: list[Sealed] = []
+    layout: _Layout | None = None
+    last: tuple[Receipt, bytes] | None = None  # the previous receipt sealed the full way
     for draft in drafts:
-        sealed.append(_sealed(draft, head, signer, moment))
-        head = sealed[-1].head
+        receipt = stamp(draft, head, moment)
+        own = "receiptId" in draft or "mac" in draft  # a draft's own id or MAC: the full way
+        if signer is not None and not own:
+            if layout is None and last is not None:  # a second receipt of one shape: worth a layout
+                layout = _Layout.of(*last, receipt)
+            if layout is not None and layout.fits(receipt):
+                one = layout.seal(receipt, head, signer)
+                sealed.append(one)
+                head = one.head
+                continue
+        layout = None
+        one = _sealed_stamped(receipt, head, signer)
+        last = None if own else (one.receipt, one.line)
+        sealed.append(one)
+        head = one.head
     return sealed
 
 
 def _sealed(draft: Mapping[str, Any], head: ChainHead, signer: hmac.HMAC | None, moment: str) -> Sealed:
-    receipt = stamp(draft, head, moment)
+    return _sealed_stamped(stamp(draft, head, moment), head, signer)
+
+
+def _sealed_stamped(receipt: Receipt, head: ChainHead, signer: hmac.HMAC | None) -> Sealed:
     validate(receipt)
     line, canonical = _serialised(receipt, signer)
     new_head = ChainHead(head.chain_id, receipt["seq"], _link(canonical))
@@ -142,3 +163,131 @@ def sign_with(receipt: Receipt, signer: hmac.HMAC, canonical: bytes) -> str:
     mac.update(canonical)
     receipt["mac"] = digest = mac.hexdigest()
     return digest
+
+
+# -- same-shape receipts: one layout, per-receipt values only ---------------------------------------
+# The fields a batch's receipts differ in. Everything else must equal (value and type) the field of
+# the receipt the layout was made from, which was validated the full way: equal values of the same
+# type get the same verdict, and the key set (hence required fields, boundary rules) is the same.
+_VARYING = ("derivedFrom", "memoryId", "prev", "receiptId", "seq", "version")
+_CHECKS = {name: FIELDS[name].check for name in _VARYING}
+
+
+def _json_str(value: str) -> bytes:
+    # only for values whose grammar allows no quote, backslash or control character (checked)
+    return b'"' + value.encode() + b'"'
+
+
+def _json_int(value: int) -> bytes:
+    return str(value).encode()
+
+
+def _json_refs(value: list[str]) -> bytes:
+    return ('["' + '","'.join(value) + '"]').encode() if value else b"[]"
+
+
+_RENDER: dict[str, Callable[[Any], bytes]] = {
+    "derivedFrom": _json_refs,
+    "memoryId": _json_str,
+    "prev": _json_str,
+    "receiptId": _json_str,
+    "seq": _json_int,
+    "version": _json_int,
+}
+
+
+class _Layout:
+    """The canonical bytes of receipts that differ only in `_VARYING` values, as constant pieces
+    with a slot for each such value (and one for the `mac` member of the line).
+
+    Made from a receipt sealed the full way (its orjson rendering) and refused unless each slot's
+    value, rendered here, is exactly what orjson wrote there, found once: receipts that fit it then
+    get the bytes orjson would write (tests/receipts/test_pipeline_once.py holds them equal)."""
+
+    __slots__ = ("checks", "constant", "keys", "mac_slot", "pieces", "renders", "shape", "varying")
+    constant: Callable[[Receipt], tuple[Any, ...]]
+
+    def __init__(
+        self,
+        keys: tuple[str, ...],
+        first: Receipt,
+        varying: tuple[str, ...],
+        pieces: list[bytes],
+        mac_slot: int,
+    ) -> None:
+        self.keys = keys  # a stamped receipt's, before its MAC is added
+        constant = [k for k in keys if k not in _VARYING]
+        # a 1-tuple when one name is given, as with several: itemgetter returns the bare value then
+        self.constant = operator.itemgetter(*constant) if len(constant) > 1 else _one(constant[0])
+        values = self.constant(first)
+        self.shape = (values, tuple(map(type, values)))
+        self.varying = varying
+        self.renders = [_RENDER[k] for k in varying]
+        # receiptId, seq and prev are the writer's own (a draft with its own receiptId never gets here)
+        self.checks = [(k, _CHECKS[k]) for k in varying if k not in ("receiptId", "seq", "prev")]
+        self.pieces = pieces
+        self.mac_slot = mac_slot
+
+    @classmethod
+    def of(cls, first: Receipt, line: bytes, receipt: Receipt) -> _Layout | None:
+        """The layout of `first` (sealed with a MAC into `line`), if `receipt` has its shape."""
+        keys = tuple(receipt)
+        if tuple(first) != (*keys, "mac"):
+            return None
+        varying = tuple(k for k in sorted(keys) if k in _VARYING)
+        if len(varying) == len(keys):
+            return None
+        at = line.find(_MAC_MEMBER)
+        canonical = line[:at] + line[at + _PLACEHOLDER_END + 1 :]
+        slots: list[tuple[int, int]] = []
+        for name in varying:
+            member = b'"' + name.encode() + b'":'
+            start = canonical.find(member) + len(member)
+            value = _RENDER[name](first[name])
+            if canonical.count(member) != 1 or canonical[start : start + len(value)] != value:
+                return None
+            slots.append((start, start + len(value)))
+        slots.append((at, at))  # the mac member, inserted where the line has it
+        slots.sort()
+        pieces, cursor = [], 0
+        for start, end in slots:
+            if start < cursor:
+                return None
+            pieces.append(canonical[cursor:start])
+            cursor = end
+        pieces.append(canonical[cursor:])
+        layout = cls(keys, first, varying, pieces, slots.index((at, at)))
+        return layout if layout.fits(receipt) else None
+
+    def fits(self, receipt: Receipt) -> bool:
+        if tuple(receipt) != self.keys:
+            return False
+        values = self.constant(receipt)
+        return (values, tuple(map(type, values))) == self.shape
+
+    def seal(self, receipt: Receipt, head: ChainHead, signer: hmac.HMAC) -> Sealed:
+        for name, check in self.checks:
+            if not check(receipt[name]):
+                validate(receipt)  # raises with the field's problem, as the full way would
+        values = [to_json(receipt[name]) for to_json, name in zip(self.renders, self.varying, strict=True)]
+        values.insert(self.mac_slot, b"")
+        pieces = self.pieces
+        canonical = b"".join(_interleave(pieces, values))
+        mac = signer.copy()
+        mac.update(canonical)
+        receipt["mac"] = digest = mac.hexdigest()
+        values[self.mac_slot] = _MAC_MEMBER + digest.encode() + b'"'
+        line = b"".join(_interleave(pieces, values))
+        return Sealed(receipt, line, ChainHead(head.chain_id, receipt["seq"], _link(canonical)))
+
+
+def _one(name: str) -> Callable[[Receipt], tuple[Any, ...]]:
+    return lambda receipt: (receipt[name],)
+
+
+def _interleave(pieces: list[bytes], values: list[bytes]) -> list[bytes]:
+    joined = [pieces[0]]
+    for value, piece in zip(values, pieces[1:], strict=True):
+        joined.append(value)
+        joined.append(piece)
+    return joined
