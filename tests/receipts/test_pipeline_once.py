@@ -189,11 +189,17 @@ def sealed_one_by_one(batch: list[dict[str, Any]], head: ChainHead, key: bytes |
 @settings(max_examples=400, deadline=None)
 @given(common, st.lists(per_page, min_size=2, max_size=8), st.data(), heads, keys)
 def test_a_batch_of_one_shape_is_what_the_plain_steps_make(
-    shared: dict[str, Any], pages: list[dict[str, Any]], data: st.DataObject, head: ChainHead, key: bytes | None
+    shared: dict[str, Any],
+    pages: list[dict[str, Any]],
+    data: st.DataObject,
+    head: ChainHead,
+    key: bytes | None,
 ) -> None:
     # the same fields in the same order for every page (a layout's case), now and then another shape
     names = sorted({name for page in pages for name in page})
-    batch = [{**shared, **{n: page.get(n, uuid7() if n == "memoryId" else 1) for n in names}} for page in pages]
+    batch = [
+        {**shared, **{n: page.get(n, uuid7() if n == "memoryId" else 1) for n in names}} for page in pages
+    ]
     if data.draw(st.booleans()):
         at = data.draw(st.integers(0, len(batch) - 1))
         batch[at] = {**batch[at], "status": "failed"}
