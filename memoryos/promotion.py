@@ -134,9 +134,14 @@ class _Growing:
     def join(self, words: Mapping[str, int]) -> None:
         """Add a page's keyword counts and keep the strongest 64, as ranked() would."""
         counts, order = self.counts, self.order
+        # A new word ranked below the 64th at the start is cut at the end: the words above it now
+        # only move up. Most of a page's new words are such words; they are never filed.
+        floor = order[KEPT - 1] if len(order) >= KEPT else None
         for word, added in words.items():
             old = counts.get(word)
             if old is None:
+                if floor is not None and (-added, word) > floor:
+                    continue
                 count = added
             else:
                 del order[bisect.bisect_left(order, (-old, word))]

@@ -92,27 +92,25 @@ def seal_all(
 ) -> list[Sealed]:
     """Seal a batch in order after `head`, all stamped with the same instant: the same receipts and
     lines as seal() one by one, with the key's HMAC state prepared once for the batch. A receipt
-    shaped like the one before it (a promotion's, one per page) is sealed from that one's layout
-    (_Layout): validated and rendered by its own values only."""
+    shaped like the one before it (a promotion's, one per page) is validated by the values it does
+    not share with that one (_Shape)."""
     signer = None if key is None else hmac.new(key, digestmod=hashlib.sha256)
     moment = format_utc(at)
     sealed: list[Sealed] = []
-    layout: _Layout | None = None
-    last: tuple[Receipt, bytes] | None = None  # the previous receipt sealed the full way
+    shape: _Shape | None = None
+    last: tuple[tuple[str, ...], Receipt] | None = None  # the last receipt validated the full way
     for draft in drafts:
         receipt = stamp(draft, head, moment)
+        keys = tuple(receipt)
         own = "receiptId" in draft or "mac" in draft  # a draft's own id or MAC: the full way
-        if signer is not None and not own:
-            if layout is None and last is not None:  # a second receipt of one shape: worth a layout
-                layout = _Layout.of(*last, receipt)
-            if layout is not None and layout.fits(receipt):
-                one = layout.seal(receipt, head, signer)
-                sealed.append(one)
-                head = one.head
-                continue
-        layout = None
-        one = _sealed_stamped(receipt, head, signer)
-        last = None if own else (one.receipt, one.line)
+        if shape is None and last is not None and not own:  # a second receipt: worth a shape
+            shape = _Shape(*last)
+        if shape is not None and not own and shape.admits(receipt):
+            line, canonical = _serialised(receipt, signer)
+            one = Sealed(receipt, line, ChainHead(head.chain_id, receipt["seq"], _link(canonical)))
+        else:
+            one = _sealed_stamped(receipt, head, signer)
+            shape, last = None, (None if own else (keys, one.receipt))
         sealed.append(one)
         head = one.head
     return sealed
@@ -165,129 +163,39 @@ def sign_with(receipt: Receipt, signer: hmac.HMAC, canonical: bytes) -> str:
     return digest
 
 
-# -- same-shape receipts: one layout, per-receipt values only ---------------------------------------
-# The fields a batch's receipts differ in. Everything else must equal (value and type) the field of
-# the receipt the layout was made from, which was validated the full way: equal values of the same
-# type get the same verdict, and the key set (hence required fields, boundary rules) is the same.
-_VARYING = ("derivedFrom", "memoryId", "prev", "receiptId", "seq", "version")
-_CHECKS = {name: FIELDS[name].check for name in _VARYING}
+# -- same-shape receipts: validated by the values they do not share ---------------------------------
+# The fields a batch's receipts differ in (a promotion's: one receipt per page). Every other field
+# must equal, in value and type, the field of the receipt before, which was validated the full way:
+# equal values of one type get one verdict, and one key set means the same required fields and
+# boundary rules. receiptId, seq and prev are the writer's own (an id of a draft's own is checked).
+_VARYING = frozenset({"derivedFrom", "memoryId", "prev", "receiptId", "seq", "version"})
+_WRITERS = frozenset({"receiptId", "seq", "prev"})
 
 
-def _json_str(value: str) -> bytes:
-    # only for values whose grammar allows no quote, backslash or control character (checked)
-    return b'"' + value.encode() + b'"'
+class _Shape:
+    """What a receipt validated the full way shares with the next ones of its batch."""
 
-
-def _json_int(value: int) -> bytes:
-    return str(value).encode()
-
-
-def _json_refs(value: list[str]) -> bytes:
-    return ('["' + '","'.join(value) + '"]').encode() if value else b"[]"
-
-
-_RENDER: dict[str, Callable[[Any], bytes]] = {
-    "derivedFrom": _json_refs,
-    "memoryId": _json_str,
-    "prev": _json_str,
-    "receiptId": _json_str,
-    "seq": _json_int,
-    "version": _json_int,
-}
-
-
-class _Layout:
-    """The canonical bytes of receipts that differ only in `_VARYING` values, as constant pieces
-    with a slot for each such value (and one for the `mac` member of the line).
-
-    Made from a receipt sealed the full way (its orjson rendering) and refused unless each slot's
-    value, rendered here, is exactly what orjson wrote there, found once: receipts that fit it then
-    get the bytes orjson would write (tests/receipts/test_pipeline_once.py holds them equal)."""
-
-    __slots__ = ("checks", "constant", "keys", "mac_slot", "pieces", "renders", "shape", "varying")
+    __slots__ = ("checks", "constant", "keys", "shape")
     constant: Callable[[Receipt], tuple[Any, ...]]
 
-    def __init__(
-        self,
-        keys: tuple[str, ...],
-        first: Receipt,
-        varying: tuple[str, ...],
-        pieces: list[bytes],
-        mac_slot: int,
-    ) -> None:
-        self.keys = keys  # a stamped receipt's, before its MAC is added
+    def __init__(self, keys: tuple[str, ...], first: Receipt) -> None:
+        self.keys = keys  # the stamped receipt's, before a MAC was added
         constant = [k for k in keys if k not in _VARYING]
-        # a 1-tuple when one name is given, as with several: itemgetter returns the bare value then
+        # itemgetter of one name returns the bare value, of several a tuple
         self.constant = operator.itemgetter(*constant) if len(constant) > 1 else _one(constant[0])
         values = self.constant(first)
         self.shape = (values, tuple(map(type, values)))
-        self.varying = varying
-        self.renders = [_RENDER[k] for k in varying]
-        # receiptId, seq and prev are the writer's own (a draft with its own receiptId never gets here)
-        self.checks = [(k, _CHECKS[k]) for k in varying if k not in ("receiptId", "seq", "prev")]
-        self.pieces = pieces
-        self.mac_slot = mac_slot
+        self.checks = [(k, FIELDS[k].check) for k in keys if k in _VARYING and k not in _WRITERS]
 
-    @classmethod
-    def of(cls, first: Receipt, line: bytes, receipt: Receipt) -> _Layout | None:
-        """The layout of `first` (sealed with a MAC into `line`), if `receipt` has its shape."""
-        keys = tuple(receipt)
-        if tuple(first) != (*keys, "mac"):
-            return None
-        varying = tuple(k for k in sorted(keys) if k in _VARYING)
-        if len(varying) == len(keys):
-            return None
-        at = line.find(_MAC_MEMBER)
-        canonical = line[:at] + line[at + _PLACEHOLDER_END + 1 :]
-        slots: list[tuple[int, int]] = []
-        for name in varying:
-            member = b'"' + name.encode() + b'":'
-            start = canonical.find(member) + len(member)
-            value = _RENDER[name](first[name])
-            if canonical.count(member) != 1 or canonical[start : start + len(value)] != value:
-                return None
-            slots.append((start, start + len(value)))
-        slots.append((at, at))  # the mac member, inserted where the line has it
-        slots.sort()
-        pieces, cursor = [], 0
-        for start, end in slots:
-            if start < cursor:
-                return None
-            pieces.append(canonical[cursor:start])
-            cursor = end
-        pieces.append(canonical[cursor:])
-        layout = cls(keys, first, varying, pieces, slots.index((at, at)))
-        return layout if layout.fits(receipt) else None
-
-    def fits(self, receipt: Receipt) -> bool:
+    def admits(self, receipt: Receipt) -> bool:
+        """True when this receipt is valid for sharing the shape (False: check it the full way)."""
         if tuple(receipt) != self.keys:
             return False
         values = self.constant(receipt)
-        return (values, tuple(map(type, values))) == self.shape
-
-    def seal(self, receipt: Receipt, head: ChainHead, signer: hmac.HMAC) -> Sealed:
-        for name, check in self.checks:
-            if not check(receipt[name]):
-                validate(receipt)  # raises with the field's problem, as the full way would
-        values = [to_json(receipt[name]) for to_json, name in zip(self.renders, self.varying, strict=True)]
-        values.insert(self.mac_slot, b"")
-        pieces = self.pieces
-        canonical = b"".join(_interleave(pieces, values))
-        mac = signer.copy()
-        mac.update(canonical)
-        receipt["mac"] = digest = mac.hexdigest()
-        values[self.mac_slot] = _MAC_MEMBER + digest.encode() + b'"'
-        line = b"".join(_interleave(pieces, values))
-        return Sealed(receipt, line, ChainHead(head.chain_id, receipt["seq"], _link(canonical)))
+        if (values, tuple(map(type, values))) != self.shape:
+            return False
+        return all(check(receipt[name]) for name, check in self.checks)
 
 
 def _one(name: str) -> Callable[[Receipt], tuple[Any, ...]]:
     return lambda receipt: (receipt[name],)
-
-
-def _interleave(pieces: list[bytes], values: list[bytes]) -> list[bytes]:
-    joined = [pieces[0]]
-    for value, piece in zip(values, pieces[1:], strict=True):
-        joined.append(value)
-        joined.append(piece)
-    return joined
