@@ -14,10 +14,12 @@ only the next batch of pages its segment has not distilled yet, and lists exactl
 
 from __future__ import annotations
 
+import bisect
+import operator
 import os
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from memoryos.extraction.propose import propose_actions
@@ -117,31 +119,49 @@ class Grown:
 
 class _Growing:
     """A segment's keywords while one promotion's pages join it: the counts of its strongest 64
-    and their ranked order, kept apart so that a join re-ranks without rebuilding the dict (the
-    order is `ranked(counts)`'s; finished() builds that dict once per segment)."""
+    and their ranked order, kept as a sorted list of (-count, word) (count descending, ties
+    alphabetical: `ranked(counts)`'s order). A join moves only the words the page has, by
+    bisection, where re-sorting every count per page was most of placement's cost; finished()
+    builds the ranked dict once per segment."""
 
     __slots__ = ("counts", "order")
 
     def __init__(self, keywords: dict[str, int]) -> None:
         self.counts = dict(keywords)
-        self.order = list(keywords)
+        # stored keywords are ranked already; sorting keeps this right for any dict (a cheap check)
+        self.order = sorted(zip(map(operator.neg, keywords.values()), keywords, strict=True))
 
-    def join(self, words: dict[str, int]) -> None:
+    def join(self, words: Mapping[str, int]) -> None:
         """Add a page's keyword counts and keep the strongest 64, as ranked() would."""
-        counts = self.counts
-        for word, count in words.items():
-            counts[word] = counts.get(word, 0) + count
-        # top_keywords(): two C-level sorts, alphabetical then stable by count
-        self.order = order = sorted(sorted(counts), key=counts.__getitem__, reverse=True)
-        for word in order[KEPT:]:
-            del counts[word]
-        del order[KEPT:]
+        counts, order = self.counts, self.order
+        # A new word ranked below the 64th at the start is cut at the end: the words above it now
+        # only move up. Most of a page's new words are such words; they are never filed.
+        floor = order[KEPT - 1] if len(order) >= KEPT else None
+        for word, added in words.items():
+            old = counts.get(word)
+            if old is None:
+                if floor is not None and (-added, word) > floor:
+                    continue
+                count = added
+            else:
+                del order[bisect.bisect_left(order, (-old, word))]
+                count = old + added
+            counts[word] = count
+            bisect.insort(order, (-count, word))
+        if len(order) > KEPT:
+            for _, word in order[KEPT:]:
+                del counts[word]
+            del order[KEPT:]
+
+    def top(self) -> frozenset[str]:
+        """The first 32 ranked words: what the next page's similarity reads."""
+        return frozenset(map(_WORD_OF, self.order[:32]))
 
     def ranked(self) -> dict[str, int]:
-        counts = self.counts
-        return {word: counts[word] for word in self.order}
+        return {word: -negated for negated, word in self.order}
 
 
+_WORD_OF = operator.itemgetter(1)
 KEPT = 64  # keywords a segment keeps (policies.text.ranked's limit); similarity reads the first 32
 
 
@@ -177,7 +197,7 @@ class _Placer:
         if (self.known[chosen].head.pages or 0) + joined >= self.max_pages:
             del self.views[chosen]  # full: the topic goes on in a new segment
         else:  # the next page is compared with the first 32 of the strongest 64
-            self.views[chosen] = _view(chosen, frozenset(growing.order[:32]), self.views[chosen].created_at)
+            self.views[chosen] = _view(chosen, growing.top(), self.views[chosen].created_at)
         return chosen
 
     def finished(self) -> list[Grown]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -19,7 +20,7 @@ import orjson
 from receipts.canonical import canonical_bytes
 from receipts.errors import ReceiptError
 from receipts.ids import uuid7
-from receipts.model import SCHEMA, ZERO_HASH, format_utc, is_valid, problems
+from receipts.model import FIELDS, SCHEMA, ZERO_HASH, format_utc, is_valid, problems
 
 Receipt = dict[str, Any]
 
@@ -90,18 +91,36 @@ def seal_all(
     drafts: Iterable[Mapping[str, Any]], head: ChainHead, key: bytes | None, at: datetime
 ) -> list[Sealed]:
     """Seal a batch in order after `head`, all stamped with the same instant: the same receipts and
-    lines as seal() one by one, with the key's HMAC state prepared once for the batch."""
+    lines as seal() one by one, with the key's HMAC state prepared once for the batch. A receipt
+    shaped like the one before it (a promotion's, one per page) is validated by the values it does
+    not share with that one (_Shape)."""
     signer = None if key is None else hmac.new(key, digestmod=hashlib.sha256)
     moment = format_utc(at)
     sealed: list[Sealed] = []
+    shape: _Shape | None = None
+    last: tuple[tuple[str, ...], Receipt] | None = None  # the last receipt validated the full way
     for draft in drafts:
-        sealed.append(_sealed(draft, head, signer, moment))
-        head = sealed[-1].head
+        receipt = stamp(draft, head, moment)
+        keys = tuple(receipt)
+        own = "receiptId" in draft or "mac" in draft  # a draft's own id or MAC: the full way
+        if shape is None and last is not None and not own:  # a second receipt: worth a shape
+            shape = _Shape(*last)
+        if shape is not None and not own and shape.admits(receipt):
+            line, canonical = _serialised(receipt, signer)
+            one = Sealed(receipt, line, ChainHead(head.chain_id, receipt["seq"], _link(canonical)))
+        else:
+            one = _sealed_stamped(receipt, head, signer)
+            shape, last = None, (None if own else (keys, one.receipt))
+        sealed.append(one)
+        head = one.head
     return sealed
 
 
 def _sealed(draft: Mapping[str, Any], head: ChainHead, signer: hmac.HMAC | None, moment: str) -> Sealed:
-    receipt = stamp(draft, head, moment)
+    return _sealed_stamped(stamp(draft, head, moment), head, signer)
+
+
+def _sealed_stamped(receipt: Receipt, head: ChainHead, signer: hmac.HMAC | None) -> Sealed:
     validate(receipt)
     line, canonical = _serialised(receipt, signer)
     new_head = ChainHead(head.chain_id, receipt["seq"], _link(canonical))
@@ -142,3 +161,41 @@ def sign_with(receipt: Receipt, signer: hmac.HMAC, canonical: bytes) -> str:
     mac.update(canonical)
     receipt["mac"] = digest = mac.hexdigest()
     return digest
+
+
+# -- same-shape receipts: validated by the values they do not share ---------------------------------
+# The fields a batch's receipts differ in (a promotion's: one receipt per page). Every other field
+# must equal, in value and type, the field of the receipt before, which was validated the full way:
+# equal values of one type get one verdict, and one key set means the same required fields and
+# boundary rules. receiptId, seq and prev are the writer's own (an id of a draft's own is checked).
+_VARYING = frozenset({"derivedFrom", "memoryId", "prev", "receiptId", "seq", "version"})
+_WRITERS = frozenset({"receiptId", "seq", "prev"})
+
+
+class _Shape:
+    """What a receipt validated the full way shares with the next ones of its batch."""
+
+    __slots__ = ("checks", "constant", "keys", "shape")
+    constant: Callable[[Receipt], tuple[Any, ...]]
+
+    def __init__(self, keys: tuple[str, ...], first: Receipt) -> None:
+        self.keys = keys  # the stamped receipt's, before a MAC was added
+        constant = [k for k in keys if k not in _VARYING]
+        # itemgetter of one name returns the bare value, of several a tuple
+        self.constant = operator.itemgetter(*constant) if len(constant) > 1 else _one(constant[0])
+        values = self.constant(first)
+        self.shape = (values, tuple(map(type, values)))
+        self.checks = [(k, FIELDS[k].check) for k in keys if k in _VARYING and k not in _WRITERS]
+
+    def admits(self, receipt: Receipt) -> bool:
+        """True when this receipt is valid for sharing the shape (False: check it the full way)."""
+        if tuple(receipt) != self.keys:
+            return False
+        values = self.constant(receipt)
+        if (values, tuple(map(type, values))) != self.shape:
+            return False
+        return all(check(receipt[name]) for name, check in self.checks)
+
+
+def _one(name: str) -> Callable[[Receipt], tuple[Any, ...]]:
+    return lambda receipt: (receipt[name],)

@@ -6,6 +6,7 @@ Driver errors never leave this module: they become StoreError subclasses (DESIGN
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import sqlite3
 import threading
@@ -16,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from memoryos.errors import (
@@ -37,15 +39,28 @@ from memoryos.store.sql_common import CommonRows
 from memoryos.store.sql_rows import (
     INSERT_SOURCE,
     INSERT_UNIT,
+    JSON_COLUMNS,
+    PAGE_COLUMNS,
     SELECT_UNIT,
     TURN_INTO_PAGE,
-    page_update,
     row_of,
     sources_of,
     unit_of_row,
 )
 from memoryos.store.sqlite_files import check_path, classify, fill_shared_memory, reserve_shared_memory
 from receipts import ChainHead, ReceiptError, seal_all
+
+_page_values = operator.attrgetter(*PAGE_COLUMNS)
+_PAGE_JSON = [i for i, name in enumerate(PAGE_COLUMNS) if name in JSON_COLUMNS]
+
+
+def _page_row(rowid: int, page: Unit) -> list[Any]:
+    """sql_rows.page_update(rowid, page), with the columns read by one attrgetter (a promotion
+    writes a row per page; tests/memoryos/test_promotion_cost.py holds the two equal)."""
+    values = [*_page_values(page), rowid]
+    for i in _PAGE_JSON:
+        values[i] = orjson.dumps(values[i]).decode()
+    return values
 
 
 def _rollback_quietly(conn: sqlite3.Connection) -> None:
@@ -128,7 +143,7 @@ class SQLiteTransaction(CommonRows, Transaction):
     def turn_into_pages(self, moves: Sequence[tuple[int, Unit]]) -> None:
         # `terms` is not written, so the index triggers (AFTER UPDATE OF terms) do not fire: the
         # page has the turn's body, key and kind, hence its postings, under the same rowid.
-        moved = self._conn.executemany(TURN_INTO_PAGE, [page_update(rowid, page) for rowid, page in moves])
+        moved = self._conn.executemany(TURN_INTO_PAGE, [_page_row(rowid, page) for rowid, page in moves])
         if moved.rowcount != len(moves):
             raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
         # a turn a raw INSERT wrote since open has no terms yet: its page is indexed now, as an

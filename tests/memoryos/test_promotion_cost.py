@@ -24,6 +24,8 @@ from memoryos.policies.text import keywords, ranked, top_keywords
 from memoryos.promotion import _Known, _Placer
 from memoryos.receipting import Drafts
 from memoryos.store.rows import SegmentHead, Unit
+from memoryos.store.sql_rows import page_update
+from memoryos.store.sqlite import _page_row
 from memoryos.testing import FakeClock
 from receipts import uuid7
 from receipts.schema import load_schema
@@ -171,3 +173,12 @@ def test_every_receipt_a_promotion_writes_validates_against_the_schema(tmp_path:
     for line in lines:
         validator.validate(orjson.loads(line))
     assert all(r["derivedFrom"][0].endswith("@1") and r["sourcePresent"] is False for r in promoted)
+
+
+class TestPageRows:
+    @given(unit_changes)
+    def test_the_page_row_the_sqlite_store_writes_is_the_shared_page_update(
+        self, changes: dict[str, Any]
+    ) -> None:
+        page = TURN.but(**changes)
+        assert _page_row(41, page) == page_update(41, page)

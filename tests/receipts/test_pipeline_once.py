@@ -145,3 +145,75 @@ def test_a_bad_draft_in_a_batch_is_refused_before_anything_is_returned() -> None
     }
     with pytest.raises(ReceiptError, match="memoryId"):
         seal_all([good, {**good, "memoryId": "the user's secret"}], ChainHead("c"), b"k", AT)
+
+
+# -- same-shape batches (a promotion's: one receipt per page) are validated by what they do not share
+common = st.fixed_dictionaries(
+    {
+        "runId": st.just(uuid7()),
+        "boundary": st.sampled_from(["stm_to_mtm", "mtm_to_lpm", "evict"]),
+        "status": st.sampled_from(["committed", "started"]),
+        "userScope": SCOPE,
+        "assistantScope": SCOPE,
+        "sourceVersion": st.just("memoryos/0.3.0"),
+    },
+    optional={
+        "fromTier": st.sampled_from(["stm", "mtm"]),
+        "toTier": st.sampled_from(["mtm", "lpm"]),
+        "sourcePresent": st.booleans() | st.sampled_from([0, 1]),  # 1 is not True to the writer
+        "degraded": st.booleans() | st.none(),
+    },
+).map(lambda d: {**d, "reason": "capacity"} if d["boundary"] == "evict" else d)
+per_page = st.fixed_dictionaries(
+    {},
+    optional={
+        "memoryId": st.builds(uuid7) | st.just("not a uuid"),
+        "version": st.integers(1, 2**31) | st.sampled_from([True, 0, 10**12]),
+        "derivedFrom": st.lists(REF, max_size=3) | st.none(),
+    },
+)
+
+
+def sealed_one_by_one(batch: list[dict[str, Any]], head: ChainHead, key: bytes | None) -> list[Plain] | str:
+    found: list[Plain] = []
+    for draft in batch:
+        try:
+            found.append(plain(draft, head, key))
+        except ReceiptError as exc:
+            return str(exc)
+        head = found[-1][2]
+    return found
+
+
+@settings(max_examples=400, deadline=None)
+@given(common, st.lists(per_page, min_size=2, max_size=8), st.data(), heads, keys)
+def test_a_batch_of_one_shape_is_what_the_plain_steps_make(
+    shared: dict[str, Any],
+    pages: list[dict[str, Any]],
+    data: st.DataObject,
+    head: ChainHead,
+    key: bytes | None,
+) -> None:
+    # the same fields in the same order for every page (a layout's case), now and then another shape
+    names = sorted({name for page in pages for name in page})
+    batch = [
+        {**shared, **{n: page.get(n, uuid7() if n == "memoryId" else 1) for n in names}} for page in pages
+    ]
+    if data.draw(st.booleans()):
+        at = data.draw(st.integers(0, len(batch) - 1))
+        batch[at] = {**batch[at], "status": "failed"}
+    # the receipt ids the writer draws, the same on both sides (a stand-in for the pipeline's uuid7)
+    expected_ids = [uuid7() for _ in batch]
+    ours = iter(expected_ids)
+    original = vars(pipeline)["uuid7"]
+    setattr(pipeline, "uuid7", lambda: next(ours))  # noqa: B010  # not a name the module exports
+    try:
+        try:
+            got: list[Plain] | str = [(s.receipt, s.line, s.head) for s in seal_all(batch, head, key, AT)]
+        except ReceiptError as exc:
+            got = str(exc)
+        theirs = iter(expected_ids)
+        setattr(pipeline, "uuid7", lambda: next(theirs))  # noqa: B010
+        assert got == sealed_one_by_one(batch, head, key)
+    finally:
+        setattr(pipeline, "uuid7", original)  # noqa: B010
