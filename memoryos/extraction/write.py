@@ -60,7 +60,6 @@ class TypedWriter:
         fresh = decided.match is not None and known[decided.match.ref].run_id == self.run_id
         outcome = (None if fresh else _checked(item, kind, views, decided)) or decided
         log.info("reconciled", action=outcome.action, rule=outcome.rule)
-        written = []
         if outcome.match is None:
             unit = _add(
                 self.tx,
@@ -72,17 +71,9 @@ class TypedWriter:
                 assistant=self.assistant,
                 now=self.now,
             )
-            written.append((unit, item.derived_from))
-        elif outcome.action == "update":
-            unit, derived = _update(self.tx, self.run_id, item, known.pop(outcome.match.ref), self.now)
-            written.append((unit, derived))
+            written = self._settled(item, known, outcome, [(unit, item.derived_from)])
         else:
-            written += self._reinforce(item, known, outcome.match)
-        for also in outcome.also:
-            if also.ref in known:
-                written += self._reinforce(item, known, also)
-        for unit, _ in written:
-            known[unit.ref] = unit
+            written = self._settled(item, known, outcome, self._matched(item, known, outcome.match, outcome))
         if item.subject is not None and kind == "semantic" and item.list_name != "assistant_knowledge":
             written += self._beside(item, known)
         return written
@@ -96,12 +87,26 @@ class TypedWriter:
         found = reconcile.mention_outcome(item.body, views, item.source_ids, by_word=False)
         if found is None or found.match is None or found.match.ref not in known:
             return []
-        written: list[tuple[Unit, tuple[str, ...]]] = []
-        if found.action == "update":
-            written.append(_update(self.tx, self.run_id, item, known.pop(found.match.ref), self.now))
-        else:
-            written += self._reinforce(item, known, found.match)
-        for also in found.also:
+        return self._settled(item, known, found, self._matched(item, known, found.match, found))
+
+    def _matched(
+        self, item: Distilled, known: dict[str, Unit], match: reconcile.Known, outcome: reconcile.Outcome
+    ) -> list[tuple[Unit, tuple[str, ...]]]:
+        """The UPDATE or REINFORCE of the record an outcome matched."""
+        if outcome.action == "update":
+            return [_update(self.tx, self.run_id, item, known.pop(match.ref), self.now)]
+        return self._reinforce(item, known, match)
+
+    def _settled(
+        self,
+        item: Distilled,
+        known: dict[str, Unit],
+        outcome: reconcile.Outcome,
+        written: list[tuple[Unit, tuple[str, ...]]],
+    ) -> list[tuple[Unit, tuple[str, ...]]]:
+        """`written` and a REINFORCE of each other record the outcome restates; `known` then holds
+        the versions written, for the next item of the pass."""
+        for also in outcome.also:
             if also.ref in known:
                 written += self._reinforce(item, known, also)
         for unit, _ in written:
