@@ -84,7 +84,7 @@ def seal(draft: Mapping[str, Any], head: ChainHead, key: bytes | None, at: datet
     """Run the whole pipeline for one receipt appended after `head`; a bad draft fails before
     anything is hashed."""
     signer = None if key is None else hmac.new(key, digestmod=hashlib.sha256)
-    return _sealed(draft, head, signer, at if isinstance(at, str) else format_utc(at))
+    return _sealed(stamp(draft, head, at if isinstance(at, str) else format_utc(at)), head, signer)
 
 
 def seal_all(
@@ -101,7 +101,6 @@ def seal_all(
     last: tuple[tuple[str, ...], Receipt] | None = None  # the last receipt validated the full way
     for draft in drafts:
         receipt = stamp(draft, head, moment)
-        keys = tuple(receipt)
         own = "receiptId" in draft or "mac" in draft  # a draft's own id or MAC: the full way
         if shape is None and last is not None and not own:  # a second receipt: worth a shape
             shape = _Shape(*last)
@@ -109,18 +108,15 @@ def seal_all(
             line, canonical = _serialised(receipt, signer)
             one = Sealed(receipt, line, ChainHead(head.chain_id, receipt["seq"], _link(canonical)))
         else:
-            one = _sealed_stamped(receipt, head, signer)
+            keys = tuple(receipt)  # before _sealed adds the MAC
+            one = _sealed(receipt, head, signer)
             shape, last = None, (None if own else (keys, one.receipt))
         sealed.append(one)
         head = one.head
     return sealed
 
 
-def _sealed(draft: Mapping[str, Any], head: ChainHead, signer: hmac.HMAC | None, moment: str) -> Sealed:
-    return _sealed_stamped(stamp(draft, head, moment), head, signer)
-
-
-def _sealed_stamped(receipt: Receipt, head: ChainHead, signer: hmac.HMAC | None) -> Sealed:
+def _sealed(receipt: Receipt, head: ChainHead, signer: hmac.HMAC | None) -> Sealed:
     validate(receipt)
     line, canonical = _serialised(receipt, signer)
     new_head = ChainHead(head.chain_id, receipt["seq"], _link(canonical))
