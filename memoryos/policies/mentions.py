@@ -48,6 +48,8 @@ TIME_WORDS = frozenset(
     "fridays saturdays sundays january february march april may june july august september october "
     "november december today tomorrow yesterday".split()
 )
+#: A count: a value that holds one ("three kids") is mentioned only with it.
+COUNT_WORDS = frozenset("one two three four five six seven eight nine ten".split())
 _FORWARD = re.compile(
     r"\b(?i:goodbye(?: to)?|bye bye|farewell to|no longer (?:use|using|have|drive|with|at)?|"
     r"stopped using|switched (?:away )?from|moved (?:away )?from|replaced(?: my| the| our)?|"
@@ -55,6 +57,8 @@ _FORWARD = re.compile(
     r"traded (?:in )?(?:my |the |our )?|swapped (?:out )?(?:my |the |our )?|"
     r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?|"
     r"quit(?: my| the)?|"
+    # a new value said against the old one: "the DFW desk instead of the Panhandle", "no more WG life"
+    r"instead of(?: my| the| our)?|rather than(?: my| the| our)?|no more(?: of)?(?: my| the| our)?|"
     r"(?:i|we)(?:'ve| have)? (?:stopped|quit) \w+ing (?:at |with |in |for |on |to |the |my |our )*|"
     # "I've left St. Brendan's.": a place left for good, not "I left Biscuit with my sister"
     r"(?:i|we)(?:'ve| have)? left(?= (?:my |the |our )?(?-i:[A-Z][\w'.&-]*(?: [A-Z][\w'.&-]*)*)"
@@ -67,8 +71,25 @@ _NOT_ANY_MORE = re.compile(
 )
 _BACKWARD = re.compile(
     r"\b(?i:(?:is|was|has been|have been|got|are) (?:basically |now |officially |finally |been )*"
-    r"(?:retired|handed down|replaced|sold|gone|history|dead))\b"
+    r"(?:retired|handed down|replaced|sold|gone|history|dead)|"
+    # a thing that stopped working is given up: "the S21 finally died", "the old laptop gave out"
+    r"(?:finally |just |completely |totally )?(?:died|broke down|gave out|gave up the ghost|bit the dust|"
+    r"conked out))\b"
 )
+# "March 2028, not September 2027", "it's Rosa not Rosie": a value, then "not" and the value it
+# corrects (the word before "not" is a name or a number, so "I'm not X" is no correction)
+_CONTRAST = re.compile(r"(?<![\w'’])(?P<w>[A-Z0-9][\w'’-]*),? (?:and )?not(?= )")
+
+
+def _contrasts(sentence: str) -> list[re.Match[str]]:
+    """The "X, not Y" cues of a sentence whose X is a value: no pronoun or function word ("I'm not",
+    "Why not", "It's not")."""
+    return [
+        m
+        for m in _CONTRAST.finditer(sentence)
+        if re.split(r"['’]", m.group("w").lower())[0] not in STOPWORDS | {"i"} and _proper(m.group("w"))
+        or m.group("w").isdigit()
+    ]
 _MOVED_WHAT = re.compile(
     r"\b(?i:moved|switched|changed|shifted|rescheduled) (?:my |our |the )?(?P<what>[a-z]+) (?i:to|over to)\b"
 )
@@ -100,7 +121,8 @@ def words(text: str) -> list[tuple[str, int]]:
 def _proper(word: str) -> bool:
     low = word.lower()
     return (
-        word[:1].isupper()
+        # a brand written in camel case ("iPhone", "eBay") is a name too
+        (word[:1].isupper() or bool(re.fullmatch(r"[a-z]{1,2}[A-Z][\w'’+#.-]*", word)))
         and low not in STOPWORDS
         and low not in TIME_WORDS
         and re.split(r"['’]", low)[0] != "i"  # I, I've, I'm, I'd
@@ -140,6 +162,8 @@ def marks(value: str | None, body: str) -> tuple[Mark, ...]:
             tail = [said] if len(said) > len(named[0]) and said[: len(named[0])] == named[0] else []
             return tuple(dict.fromkeys([*whole, *named, *tail]))
         content = [w for w, _ in words(value) if w.lower() not in STOPWORDS and len(w) > 1]
+        if any(w.lower() in COUNT_WORDS or w.isdigit() for w in content):
+            return (tuple(content),) if len(content) <= 3 else ()  # "three kids", never "the kids"
         return tuple((w,) for w in content) if 0 < len(content) <= 3 else ()
     first_words = {s.start() for s in re.finditer(r"(?:^|(?<=[.!?:]))\s*\S", body)}
     out: list[Mark] = []
@@ -179,6 +203,9 @@ def _mention_at(mark: Mark, ws: Sequence[tuple[str, int]]) -> int | None:
         for i, word in enumerate(texts):
             if (len(mark[0]) >= 4 and _same(mark[0], word)) or (word == initials and _alone(texts, i)):
                 return ws[i][1]
+            # "the S21" is "Galaxy S21": a name by its last word when that is a model (letters and digits)
+            if _model(mark[-1]) and word == mark[-1]:
+                return ws[i][1]
             # "the pantry" is "Oakwood Food Pantry": a name by its last word, a common noun, after "the"
             if (
                 i
@@ -189,6 +216,11 @@ def _mention_at(mark: Mark, ws: Sequence[tuple[str, int]]) -> int | None:
             ):
                 return ws[i - 1][1]
     return None
+
+
+def _model(word: str) -> bool:
+    """A model designation: letters and digits in one word ("S21", "F-150", "RAV4")."""
+    return bool(re.search(r"\d", word) and re.search(r"[A-Za-z]", word)) and len(word) >= 3
 
 
 def _head(mark: Mark) -> bool:
@@ -221,7 +253,7 @@ def retired(sentence: str, record_marks: Sequence[Mark], body_words: frozenset[s
     stemmed words of the record) stand for; never in a guarded sentence (rule 4)."""
     if guarded(sentence) or (not record_marks and not body_words):
         return False
-    for cue in _FORWARD.finditer(sentence):
+    for cue in (*_FORWARD.finditer(sentence), *_contrasts(sentence)):
         after = sentence[cue.end() : cue.end() + RETIRE_WINDOW]
         if _cue_ok(sentence, cue.start()) and mentioned(after, record_marks) is not None:
             return True
@@ -243,7 +275,7 @@ def retired(sentence: str, record_marks: Sequence[Mark], body_words: frozenset[s
 def retires_something(sentence: str) -> bool:
     """Whether a sentence has a retirement cue at all (for rule 5)."""
     cues = (_FORWARD, _BACKWARD, _MOVED_WHAT, _NOT_ANY_MORE)
-    return not guarded(sentence) and any(cue.search(sentence) for cue in cues)
+    return not guarded(sentence) and (any(cue.search(sentence) for cue in cues) or bool(_contrasts(sentence)))
 
 
 def statements(parts: Sequence[str], states_subject: Callable[[str], bool]) -> list[str]:

@@ -79,7 +79,17 @@ _ROLE = re.compile(
     r"(?P<v2>[a-z][a-z-]+(?: [a-z][a-z-]+)?)"
     r"(?=[.,;!?—–]| (?:at|for|in|with|and|but|since|now)\b|$)"
 )
-_NOT_A_ROLE_WORD = frozenset("big huge total bit little real true fan lover beginner member user".split())
+# "I'm a dispatcher now", "I'm now a welder": any -er/-or noun is a role when it is said as the
+# speaker's state now (a trait, "a big reader", is not said with "now", and its words are refused)
+_ROLE_NOW = re.compile(
+    r"\b(?i:i(?:'m| am)) (?:(?i:now|officially) )?(?i:an? )(?P<v>(?:[a-z-]+ )?[a-z]{3,}(?:er|or))"
+    r"\b"
+)
+_NOW_BEFORE = re.compile(r"(?i:now|officially) an? ")
+_NOT_A_ROLE_WORD = frozenset(
+    "big huge total bit little real true fan lover beginner member user reader learner eater sleeper riser "
+    "talker worrier thinker believer newcomer foreigner stranger owner survivor".split()
+)
 _RETIRED = re.compile(r"\b(?i:i(?:'m| am) (?:now |happily |fully |recently )?retired|since i retired)\b")
 
 
@@ -89,6 +99,14 @@ def role(sentence: str) -> tuple[str, str] | None:
     if match is not None and not _NEGATION.search(sentence[max(0, match.start() - 12) : match.start()]):
         value = (match.group("v") or match.group("v2")).lower()
         if not set(value.split()) & _NOT_A_ROLE_WORD:
+            return "fact:occupation", value
+    now = stated(_ROLE_NOW, sentence)
+    if now is not None and (
+        re.match(r" (?i:now|these days)\b", sentence[now.end() : now.end() + 12])
+        or _NOW_BEFORE.search(now.group(0))
+    ):
+        value = now.group("v").lower()
+        if not set(value.split()) & _NOT_A_ROLE_WORD and not _NEGATION.search(sentence[: now.start()][-12:]):
             return "fact:occupation", value
     retired = stated(_RETIRED, sentence)
     return None if retired is None else ("fact:occupation", "retired")

@@ -100,7 +100,12 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:still |finally )?unpacking "
             r"(?:boxes |everything |the boxes )?in|"
             r"(?:my|our) new (?:house|home|place|condo|flat|apartment) in|"
-            r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")" + _NOT_A_HOME,
+            r"my (?:new )?home is (?:now )?(?:in )?|"
+            # the home said without "my", as a clause of its own: "Home's Abilene.", "— home is Leeds"
+            r"(?:(?<=^)|(?<=[—–:;] )|(?<=, ))home(?:'s|’s| is) (?:now |still )?(?:in )?)\s*(?P<v>"
+            + _NAME
+            + ")"
+            + _NOT_A_HOME,
         ),
         (
             "home-airport",
@@ -123,7 +128,9 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "diet",
             r"\b(?i:i(?:'m| am|'ve gone| have gone| went|'ve become| have become| became) "
-            r"(?:now |fully |strictly |still |totally |completely )?(?:a )?)"
+            r"(?:now |fully |strictly |still |totally |completely )?"
+            # a diet one is on: "I'm doing keto", "I'm on a vegan diet", "I'm eating paleo"
+            r"(?:(?:doing|on|eating|following|trying) (?:the |a |an )?)?(?:a )?)"
             rf"(?P<v>(?i:{_DIET_WORDS}))\b",
         ),
         (
@@ -189,8 +196,18 @@ _IS_MY = re.compile(
 
 # "my favourite editor is now Helix": the generic shape, its subject and its value.
 _MY_IS = re.compile(  # the subject in lower case: "my partner Sam is ..." names Sam, not a subject
-    r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?i:is|are|has changed to|was changed to) "
+    r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?)"
+    # "my phone's a Galaxy": "'s" is "is" before an article, an adverb, a name or a number; before a
+    # noun it is a possessive ("my mom's car is red" says nothing of the mom)
+    r"(?: (?i:is|are|has changed to|was changed to) |['’]s (?=(?i:a|an|the|now|still|actually|really|"
+    r"in|at|on|called|named|back)\b|[A-Z0-9]))"
     r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms|St|Mt|Prof)\.\s|[^.;!?,—–])+)"
+)
+# "Wife is Rosa.", "Husband's name is Tom": a relation named at the head of a clause, without "my".
+_BARE_RELATION = re.compile(
+    r"(?:^|(?<=[—–:;] )|(?<=, ))(?:(?i:oh|so|and|also|btw|fyi)[,]? )?(?P<s>(?i:"
+    + "|".join(sorted({*SINGLE_RELATIONS, *MANY_RELATIONS}, key=len, reverse=True))
+    + r"))(?:['’]s name)? (?i:is|'s) (?P<v>[A-Z][\w'-]+)"
 )
 
 _MONTH = (
@@ -428,6 +445,46 @@ _CLUB = re.compile(
 )
 
 
+#: How many of a kind of household member the speaker has: "we've got two kids", "I have three
+#: cats", "Three kids under one roof now" (a count said with "now" is a change even without "I"),
+#: keyed `fact:<members>-count` ("kids" and "children" are one key), the value the count and the
+#: noun ("three kids"), which a later "three kids and a mortgage" restates (mentions, rule 1). A
+#: count someone else has ("my sister has two kids") is not the speaker's.
+COUNTS = {
+    **dict.fromkeys("one two three four five six seven eight".split(), ""),
+    **{str(n): "" for n in range(1, 10)},
+}
+_NUMBER_WORDS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six"}
+MEMBERS = {
+    "kids": "children",
+    "children": "children",
+    "grandkids": "grandchildren",
+    "grandchildren": "grandchildren",
+    "cats": "cats",
+    "dogs": "dogs",
+}
+_COUNT = r"(?P<n>(?i:" + "|".join(COUNTS) + r")) (?P<m>(?i:" + "|".join(MEMBERS) + r"))\b"
+_HOUSEHOLD = (
+    re.compile(
+        r"\b(?i:(?:i|we)(?:'ve| have)? got|(?:i|we) (?:now |still )?have|(?:i|we)(?:'re| are) raising|"
+        r"(?:my|our)|mom of|mum of|dad of|father of|mother of|parents? of) " + _COUNT
+    ),
+    re.compile(r"(?:^|(?<=[.!?—–:;] ))" + _COUNT + r"(?=[^.;!?]{0,40}\b(?i:now)\b)"),
+)
+
+
+def household_count(sentence: str) -> tuple[str, str] | None:
+    for shape in _HOUSEHOLD:
+        match = stated(shape, sentence)
+        if match is not None and not _OTHERS.search(sentence[: match.start("n")]):
+            number = match.group("n").lower()
+            return (
+                f"fact:{MEMBERS[match.group('m').lower()]}-count",
+                f"{_NUMBER_WORDS.get(number, number)} {match.group('m').lower()}",
+            )
+    return None
+
+
 def _club(sentence: str) -> tuple[str, str] | None:
     match = _stated(_CLUB, sentence)
     if match is None:
@@ -518,6 +575,7 @@ TYPED_READERS = (
     _reply_format,
     _schedule,
     _club,
+    household_count,
     *SHAPE_READERS,
 )
 
@@ -557,8 +615,9 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
         keyed = None if said is None else _keyed(said.group("s"), said.group("v"))
         if keyed is not None:
             found.setdefault(*keyed)
-    for said in _MY_NAMED.finditer(sentence):  # "my husband Tom and our daughter Amara": both
-        keyed = _keyed(said.group("s"), said.group("v"))
+    for said in (*_MY_NAMED.finditer(sentence), *_BARE_RELATION.finditer(sentence)):
+        # "my husband Tom and our daughter Amara": both; "my wife Rosa's decided": Rosa
+        keyed = _keyed(said.group("s"), re.sub(r"['’]s$", "", said.group("v")))
         if keyed is not None:
             found.setdefault(*keyed)
     return list(found.items())
