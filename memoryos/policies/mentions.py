@@ -48,6 +48,8 @@ TIME_WORDS = frozenset(
     "fridays saturdays sundays january february march april may june july august september october "
     "november december today tomorrow yesterday".split()
 )
+#: Titles before a person's name: such a name is mentioned by its surname (mentions, rule 2).
+TITLES = frozenset("prof professor dr doctor mr mrs ms mx sir dame".split())
 #: A count: a value that holds one ("three kids") is mentioned only with it.
 COUNT_WORDS = frozenset("one two three four five six seven eight nine ten".split())
 _FORWARD = re.compile(
@@ -57,8 +59,8 @@ _FORWARD = re.compile(
     r"traded (?:in )?(?:my |the |our )?|swapped (?:out )?(?:my |the |our )?|"
     r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?|"
     r"quit(?: my| the)?|"
-    # a new value said against the old one: "the DFW desk instead of the Panhandle", "no more WG life"
-    r"instead of(?: my| the| our)?|rather than(?: my| the| our)?|no more(?: of)?(?: my| the| our)?|"
+    # a new value said against the old one: "the DFW desk instead of the Panhandle"
+    r"instead of(?: my| the| our)?|rather than(?: my| the| our)?|"
     r"(?:i|we)(?:'ve| have)? (?:stopped|quit) \w+ing (?:at |with |in |for |on |to |the |my |our )*|"
     # "I've left St. Brendan's.": a place left for good, not "I left Biscuit with my sister"
     r"(?:i|we)(?:'ve| have)? left(?= (?:my |the |our )?(?-i:[A-Z][\w'.&-]*(?: [A-Z][\w'.&-]*)*)"
@@ -198,6 +200,9 @@ def _mention_at(mark: Mark, ws: Sequence[tuple[str, int]]) -> int | None:
     for i in range(len(texts)):
         if all(i + j < len(texts) and _same(m, texts[i + j]) for j, m in enumerate(mark)):
             return ws[i][1]
+    if len(mark) > 1 and mark[0].lower() in TITLES:
+        # "Prof. Katrin Lehmann" is "Lehmann" or "Prof. Lehmann", never "Prof." alone (another professor)
+        return next((ws[i][1] for i, word in enumerate(texts) if _same(mark[-1], word)), None)
     if len(mark) > 1:
         initials = "".join(m[0] for m in mark).upper()
         for i, word in enumerate(texts):

@@ -85,6 +85,13 @@ _ROLE_NOW = re.compile(
     r"\b(?i:i(?:'m| am)) (?:(?i:now|officially) )?(?i:an? )(?P<v>(?:[a-z-]+ )?[a-z]{3,}(?:er|or))"
     r"\b"
 )
+# "I got promoted to senior analyst", "they promoted me to charge nurse": the new role ("made" is
+# not a cue: "I was made redundant" is no role)
+_PROMOTED = re.compile(
+    r"\b(?i:i(?:'ve| have)? (?:just |finally |officially )?(?:got|been|was) promoted to|"
+    r"(?:they|[A-Z][\w-]*) promoted me to) (?i:an? )?(?P<v>[a-z][a-z-]+(?: [a-z][a-z-]+){0,2}?)"
+    r"(?=[.,;!?—–]| (?i:at|for|in|last|this|on|and|yesterday|today|now|after|starting)\b|$)"
+)
 _NOW_BEFORE = re.compile(r"(?i:now|officially) an? ")
 _NOT_A_ROLE_WORD = frozenset(
     "big huge total bit little real true fan lover beginner member user reader learner eater sleeper riser "
@@ -100,6 +107,9 @@ def role(sentence: str) -> tuple[str, str] | None:
         value = (match.group("v") or match.group("v2")).lower()
         if not set(value.split()) & _NOT_A_ROLE_WORD:
             return "fact:occupation", value
+    promoted = stated(_PROMOTED, sentence)
+    if promoted is not None and promoted.group("v").split()[0].lower() not in STOPWORDS:
+        return "fact:occupation", promoted.group("v").lower()
     now = stated(_ROLE_NOW, sentence)
     if now is not None and (
         re.match(r" (?i:now|these days)\b", sentence[now.end() : now.end() + 12])
@@ -173,7 +183,7 @@ _HABIT = re.compile(
     r"\b(?i:i|we)(?:'ve| have)?(?: (?i:now|still|also|usually|regularly|mostly|currently|started|begun|"
     r"been|just|recently|always|often|sometimes|normally|even))*"
     r" (?P<verb>(?i:" + "|".join(sorted({*HABIT_VERBS, *_GERUND}, key=len, reverse=True)) + r"))s?"
-    r"(?: [a-z]+)?? (?P<prep>(?i:at|for|with|in)) (?P<v>" + _PLACE_NAME + "|" + _PLACE_PHRASE + r")"
+    r"(?: [a-z]+){0,2}? (?P<prep>(?i:at|for|with|in)) (?P<v>" + _PLACE_NAME + "|" + _PLACE_PHRASE + r")"
 )
 _GROUP_WORDS = re.compile(
     r"(?i:choir|chorale|chorus|club|group|band|orchestra|team|league|society|circle|ensemble|guild|"

@@ -72,18 +72,33 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"i(?:'ve| have)? (?:just |recently |now )?(?:joined|started at|started working (?:at|for))|"
             r"(?:still |now )?(?:working|employed) (?:at|for|by)|i took (?:a|the) job (?:at|with)|"
             r"(?:accepted|took) (?:an|the) (?:job |position )?offer (?:from|at)|"
-            r"i do [\w -]{1,40}? (?:for|at)|(?:my )?first (?:day|week) (?:at|with))\s+(?P<v>"
+            r"i do [\w -]{1,40}? (?:for|at)|(?:my )?first (?:day|week) (?:at|with)|"
+            # a new job said by how it was got: "I got a job at X", "I got hired by X"
+            r"i (?:just |finally )?got (?:a|the|my) (?:new |full-time |permanent )?job (?:at|with)|"
+            r"i(?:'ve| have)? (?:just |finally )?(?:got |been |was )?hired (?:at|by|on at))\s+(?P<v>"
             + _NAME
             + ")"
             + _NOT_THE_JOB,
         ),
         (
+            # the employer before the verb: "Stripe hired me", "Mercy General took me on full-time"
+            "employer",
+            r"(?:^|(?<=[.!?,;:—–] ))(?P<v>(?!(?:I|We|They|He|She|It|You|My|Our|Who|That|This)\b)"
+            + _NAME
+            + r") (?i:(?:just |finally |officially )?(?:hired me|took me on|offered me (?:a|the) (?:job|position)))",
+        ),
+        (
             "home",
-            r"\b(?i:(?:i|we) (?:now |still |both )?live in|"
+            # "I live in a WG in Freiburg", "we live in a flat in Leith": the place, not the dwelling
+            r"\b(?i:(?:i|we) (?:now |still |both )?live in (?:a|an|the|our|my) (?:[\w-]+ ){0,2}?"
+            r"(?:WG|flat|apartment|house|condo|studio|dorm|room|cottage|bungalow|townhouse|share|flatshare)"
+            r" in|(?:i|we) (?:now |still |both )?live in|"
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |still |officially |finally )*"
             r"(?:based|living|settled) in|"
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
+            # a home said as the ground of what follows: "now that I'm in Denver", "since we're in Oslo"
+            r"(?:now that|since) (?:i(?:'m| am)|we(?:'re| are)) (?:living |based |settled |finally )?in|"
             # "we're in Sarasota now", "I'm finally in Leeds for good": a home said by a change cue
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |finally |officially |permanently )?"
             r"(?:down |up |out |over )?in(?=\s+"
@@ -127,7 +142,7 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
             "diet",
-            r"\b(?i:i(?:'m| am|'ve gone| have gone| went|'ve become| have become| became) "
+            r"\b(?i:i(?:'m| am|'ve gone| have gone| went|'ve become| have become| became|'ve been| have been) "
             r"(?:now |fully |strictly |still |totally |completely )?"
             # a diet one is on: "I'm doing keto", "I'm on a vegan diet", "I'm eating paleo"
             r"(?:(?:doing|on|eating|following|trying) (?:the |a |an )?)?(?:a )?)"
@@ -469,7 +484,7 @@ _HOUSEHOLD = (
         r"\b(?i:(?:i|we)(?:'ve| have)? got|(?:i|we) (?:now |still )?have|(?:i|we)(?:'re| are) raising|"
         r"(?:my|our)|mom of|mum of|dad of|father of|mother of|parents? of) " + _COUNT
     ),
-    re.compile(r"(?:^|(?<=[.!?—–:;] ))" + _COUNT + r"(?=[^.;!?]{0,40}\b(?i:now)\b)"),
+    re.compile(r"(?:^|(?<=[.!?—–:;,] )|(?<=\b(?i:so) ))" + _COUNT + r"(?=[^.;!?]{0,40}\b(?i:now)\b)"),
 )
 
 
@@ -513,7 +528,19 @@ def _learning(sentence: str) -> tuple[str, str] | None:
     return "fact:learning-language", match.group("v")
 
 
+# "we adopted a cat named Luna", "we got a puppy, Pepper": a new pet, its kind and its name
+_PET_GOT = re.compile(
+    r"\b(?i:(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:got|adopted|rescued|brought home|took in)) "
+    r"(?i:an?|our|my) (?:(?i:new|little|rescue|sweet) )*(?P<s>(?i:" + "|".join([*PET_KINDS, "puppy", "kitten"])
+    + r"))(?:,| (?i:named|called))? (?P<v>[A-Z][a-z]+)\b"
+)
+
+
 def _pet(sentence: str) -> tuple[str, str] | None:
+    got = _stated(_PET_GOT, sentence)
+    if got is not None:
+        kind = got.group("s").lower()
+        return f"fact:{PET_KINDS.get(kind) or {'puppy': 'dog', 'kitten': 'cat'}[kind]}", got.group("v")
     match = _PET_IS.search(sentence)
     if match is None:
         return None
@@ -521,6 +548,21 @@ def _pet(sentence: str) -> tuple[str, str] | None:
     before = sentence[max(0, match.start() - 80) : match.start()]
     names = [m.group(0) for m in _NAME_WORD.finditer(before) if m.group(0).lower() not in _NOT_A_PET_NAME]
     return (f"fact:{PET_KINDS[match.group('s').lower()]}", names[-1]) if names else None
+
+
+#: Things one has one of, named after a new one was got: "I got a new phone, a Pixel 8", "I bought a
+#: new laptop — a ThinkPad X1" (`fact:<thing>`, the value its name; "a new phone case" is no phone).
+THINGS = "phone laptop car truck bike tablet watch computer".split()
+_NEW_THING = re.compile(
+    r"\b(?i:(?:i|we)(?:'ve| have)? (?:just |finally )?(?:got|bought|have|picked up)(?: myself| us)?) "
+    r"(?i:an?|my) (?i:new) (?P<s>(?i:" + "|".join(THINGS) + r"))(?:,| —| –| -|:)? (?i:an? |the |my )?"
+    r"(?P<v>[A-Z][\w-]*(?: [A-Z0-9][\w-]*){0,2})"
+)
+
+
+def _new_thing(sentence: str) -> tuple[str, str] | None:
+    match = _stated(_NEW_THING, sentence)
+    return None if match is None else (f"fact:{match.group('s').lower()}", match.group("v"))
 
 
 def _car(sentence: str) -> tuple[str, str] | None:
@@ -555,7 +597,22 @@ def _event_date(sentence: str) -> tuple[str, str] | None:
     return f"fact:{event.group('e').lower()}-date", normal_date(date.group(0))
 
 
+# "I work nights now", "I'm back on days": a shift said by its time of day, plural
+_SHIFT_SAID = re.compile(
+    r"\b(?i:i (?:now |still |usually |mostly )?work(?:ing)?|i(?:'m| am) (?:now |back |still )?(?:on|working)) "
+    r"(?P<v>(?i:nights|days|evenings|overnights|earlies|lates))\b(?! (?i:off|a week|a month|per|in a row))"
+)
+
+
+_SHIFT_WORD = {"earlie": "early"}
+
+
 def _shift(sentence: str) -> tuple[str, str] | None:
+    said = _SHIFT_SAID.search(sentence)
+    # covering for someone, before or after, is temporary ("working nights to cover for Jo")
+    if said is not None and not (HEARSAY.search(sentence[: said.start()]) or _COVER.search(sentence)):
+        kind = said.group("v").lower().removesuffix("s").replace("overnight", "night")
+        return "fact:shift", f"{_SHIFT_WORD.get(kind, kind)} shift"
     match = _SHIFT.search(sentence)
     before = "" if match is None else sentence[: match.start()]
     if match is None or HEARSAY.search(before) or _COVER.search(before):
@@ -576,6 +633,7 @@ TYPED_READERS = (
     _schedule,
     _club,
     household_count,
+    _new_thing,
     *SHAPE_READERS,
 )
 
