@@ -132,20 +132,28 @@ def _proper(word: str) -> bool:
     )
 
 
-def _runs(ws: Sequence[tuple[str, int]], skip_first: bool) -> list[tuple[str, ...]]:
-    """Runs of consecutive proper words ("Power BI", "Queen Street")."""
+def _runs(ws: Sequence[tuple[str, int]], skip_first: bool, text: str = "") -> list[tuple[str, ...]]:
+    """Runs of consecutive proper words ("Power BI", "Queen Street"); given the `text` the words
+    are of, a run ends with its sentence ("Prof. Katrin Lehmann. Super kind" is two runs)."""
     runs: list[list[str]] = []
     previous = -2
     for index, (word, _) in enumerate(ws):
         if skip_first and index == 0:
             continue
         if _proper(word):
-            if index == previous + 1 and runs:
+            if index == previous + 1 and runs and not _sentence_between(ws, index, text):
                 runs[-1].append(word)
             else:
                 runs.append([word])
             previous = index
     return [tuple(r) for r in runs]
+
+
+def _sentence_between(ws: Sequence[tuple[str, int]], index: int, text: str) -> bool:
+    """Whether a sentence ends between word `index - 1` and word `index` of `text`."""
+    (before, at), (_, start) = ws[index - 1], ws[index]
+    gap = text[at + len(before) : start]
+    return bool(re.search(r"[.!?]", gap)) and before.lower() not in ABBREVIATIONS
 
 
 Mark = tuple[str, ...]  # a name of one or more words
@@ -158,7 +166,7 @@ def marks(value: str | None, body: str) -> tuple[Mark, ...]:
         if named:
             # the whole name the body says the value in: "LaCrosse" of "my Buick LaCrosse"
             # is marked "Buick LaCrosse", which a later "the Buick" mentions (rule 2)
-            whole = [r for r in _runs(words(body), skip_first=False) if _contains(r, named)]
+            whole = [r for r in _runs(words(body), skip_first=False, text=body) if _contains(r, named)]
             # "St. Paul's choir": the name with its common noun, which a later "the choir" names
             said = tuple(w for w, _ in words(value) if w.lower() not in STOPWORDS)
             tail = [said] if len(said) > len(named[0]) and said[: len(named[0])] == named[0] else []
@@ -170,7 +178,7 @@ def marks(value: str | None, body: str) -> tuple[Mark, ...]:
     first_words = {s.start() for s in re.finditer(r"(?:^|(?<=[.!?:]))\s*\S", body)}
     out: list[Mark] = []
     ws = words(body)
-    for run in _runs(ws, skip_first=False):
+    for run in _runs(ws, skip_first=False, text=body):
         start = next(s for w, s in ws if w == run[0])
         if any(abs(start - f) <= 2 for f in first_words) and len(run) == 1:
             continue  # a sentence's first word is capitalised whatever it is
