@@ -56,7 +56,7 @@ from typing import Literal
 
 from memoryos.policies import mentions
 from memoryos.policies.capture import slug
-from memoryos.policies.subjects import profile_facts
+from memoryos.policies.subjects import SUBJECT_ALIASES, profile_facts
 from memoryos.policies.text import STOPWORDS, tokens
 from memoryos.retrieval.terms import stem
 
@@ -174,6 +174,21 @@ def same_value_fact(body: str, subject: str, known: Sequence[Known]) -> Known | 
     return None
 
 
+#: Subjects that are a thing one owns, one at a time: a retirement cue before "the dog", "my car",
+#: "my job" retires the record of that subject whatever its value (rule 4).
+OWNED = frozenset({"dog", "cat", "pet", "car", "truck", "bike", "phone", "laptop", "tablet", "computer", "employer"})
+
+
+def owned_nouns(key: str) -> tuple[str, ...]:
+    """The nouns that name an owned subject's thing: its own word and its one-word synonyms
+    (SUBJECT_ALIASES: "job" and "company" name `fact:employer`)."""
+    subject = key.partition(":")[2]
+    if subject not in OWNED:
+        return ()
+    synonyms = [alias for alias, target in SUBJECT_ALIASES.items() if target == subject and "-" not in alias]
+    return (subject, *synonyms) if subject != "employer" else tuple(synonyms)
+
+
 def mention_outcome(
     body: str, known: Sequence[Known], turns: tuple[str, ...], *, by_word: bool = True
 ) -> Outcome | None:
@@ -184,7 +199,8 @@ def mention_outcome(
     retiring, restated = [], []
     for record in facts:
         marks = mentions.marks(record.value, record.body)
-        if mentions.retired(body, marks, content_words(record.body) if by_word else frozenset()):
+        body_words = content_words(record.body) if by_word else frozenset()
+        if mentions.retired(body, marks, body_words, owned_nouns(record.key or "")):
             retiring.append(record)
         elif mentions.mentioned(body, marks) is not None:
             restated.append(record)

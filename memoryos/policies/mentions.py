@@ -59,6 +59,8 @@ _FORWARD = re.compile(
     r"traded (?:in )?(?:my |the |our )?|swapped (?:out )?(?:my |the |our )?|"
     r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?|"
     r"quit(?: my| the)?|"
+    # a pet or a thing parted with: "we had to give away the dog", "we rehomed the cat"
+    r"gave away|(?:had|have had) to (?:give away|give up|sell|get rid of)|re-?homed|"
     # a new value said against the old one: "the DFW desk instead of the Panhandle"
     r"instead of(?: my| the| our)?|rather than(?: my| the| our)?|"
     r"(?:i|we)(?:'ve| have)? (?:stopped|quit) \w+ing (?:at |with |in |for |on |to |the |my |our )*|"
@@ -261,18 +263,40 @@ def _cue_ok(sentence: str, start: int) -> bool:
     return not _NEGATED.search(before[-12:]) and not OTHER_PERSON.search(before)
 
 
-def retired(sentence: str, record_marks: Sequence[Mark], body_words: frozenset[str]) -> bool:
+_OWNED_ADJ = r"(?:(?i:old|poor|beloved|trusty|little) )?"
+
+
+def _owned(text: str, nouns: Sequence[str], *, after: bool = True) -> bool:
+    """Whether `text` names one of `nouns` as the speaker's thing ("the dog", "my old car") right
+    after a forward cue (which may have taken the possessive: "quit my| job"), or right before a
+    backward one ("the car| finally died")."""
+    owner = r"(?i:the|my|our) "
+    for noun in nouns:
+        said = rf"{_OWNED_ADJ}(?i:{re.escape(noun)})\b"
+        shape = rf"^ ?(?:{owner})?{said}" if after else rf"\b{owner}{said}\s*$"
+        if re.search(shape, text):
+            return True
+    return False
+
+
+def retired(
+    sentence: str, record_marks: Sequence[Mark], body_words: frozenset[str], nouns: Sequence[str] = ()
+) -> bool:
     """Rule 3: the sentence gives up the value the marks (or, for "moved X to", `body_words`, the
-    stemmed words of the record) stand for; never in a guarded sentence (rule 4)."""
-    if guarded(sentence) or (not record_marks and not body_words):
+    stemmed words of the record) stand for, or the thing one owns that `nouns` name ("we had to
+    give away the dog", "the car finally died"); never in a guarded sentence (rule 4)."""
+    if guarded(sentence) or (not record_marks and not body_words and not nouns):
         return False
     for cue in (*_FORWARD.finditer(sentence), *_contrasts(sentence)):
         after = sentence[cue.end() : cue.end() + RETIRE_WINDOW]
-        if _cue_ok(sentence, cue.start()) and mentioned(after, record_marks) is not None:
+        if _cue_ok(sentence, cue.start()) and (mentioned(after, record_marks) is not None or _owned(after, nouns)):
             return True
     for cue in _BACKWARD.finditer(sentence):
         before = sentence[max(0, cue.start() - RETIRE_WINDOW) : cue.start()]
-        if _cue_ok(sentence, cue.start() - len(before)) and mentioned(before, record_marks) is not None:
+        # whose the thing is, is said before it: "my sister's Zenbook finally died" is hers
+        if _cue_ok(sentence, cue.start() - len(before)) and _cue_ok(sentence, cue.start()) and (
+            mentioned(before, record_marks) is not None or _owned(before, nouns, after=False)
+        ):
             return True
     for cue in _NOT_ANY_MORE.finditer(sentence):
         someone = OTHER_PERSON.search(sentence[max(0, cue.start() - 40) : cue.start()])
