@@ -31,7 +31,8 @@ mentioned):
    unkeyed fact, an episode, a category): if it **retires** the value of an active fact ("goodbye
    Tableau", "the bike is retired now"), it UPDATEs that fact (the new version is this statement);
    every other active fact whose current value it mentions is REINFORCEd, and no new record is
-   written. A fact is never reinforced by the turn that stated it, nor twice by one turn
+   written. A fact of a thing one owns (OWNED: a pet, a car, a phone, a job) is retired by its noun
+   too ("we had to give away the dog" retires `fact:dog` whatever the dog's name). A fact is never reinforced by the turn that stated it, nor twice by one turn
    (memoryos.extraction.write), and a superseded value mentioned reinforces nothing: only the
    current versions are matched. Hypothetical and temporary sentences retire nothing.
    A user's statement that has a subject of its own is read by this rule too, after rule 1, for

@@ -15,18 +15,29 @@ facts hold. These are the rules, deterministic and table-light:
    one is compared lower-cased and stemmed, a possessive aside ("Biscuit's" mentions Biscuit).
    A name of several words is mentioned by the whole name, or by its first word when that is 4
    letters or more ("Lumen" mentions "Lumen Health"), or by its initials in capitals, standing
-   alone ("SF" is "San Francisco"; the "BI" of "Power BI" is not "Bellwether Insurance").
+   alone ("SF" is "San Francisco"; the "BI" of "Power BI" is not "Bellwether Insurance"), or by
+   its last word when that is a model designation, letters and digits ("the S21" is "Galaxy
+   S21"). A name after a title (TITLES: "Prof. Katrin Lehmann") is mentioned by its surname, never
+   by the title alone. A name is a run of capitalised (or camel-case: "iPhone") words within one
+   sentence. A value that holds a count ("three kids") is one mark: "the kids" does not mention it.
 3. **A retirement** (`retired`): a change cue that names a value as the one given up. Forward cues
    take the value within RETIRE_WINDOW characters after them ("goodbye X", "no longer (using) X",
    "stopped using X", "switched from X", "replaced X with", "ditched X", "traded in X", "swapped
-   X", "gave up X", "bought a new X": a new one of a named thing replaces the old one); backward cues
-   take it within RETIRE_WINDOW characters before them ("X is (basically) retired", "X has been
-   handed down", "X was replaced", "X is gone"). "moved/switched/changed X to ..." retires the
-   record that holds the word X ("I moved climbing to Mondays").
+   X", "gave up X", "bought a new X": a new one of a named thing replaces the old one; a new value
+   said against the old: "Y instead of X", "Y rather than X", "Y, not X" where Y is a name or a
+   number, not a pronoun: "I'm not X" corrects nothing; "gave away X", "had to sell X", "rehomed
+   X"); backward cues take it within RETIRE_WINDOW characters before them ("X is (basically)
+   retired", "X has been handed down", "X was replaced", "X is gone", "X finally died", "X gave
+   out"). "moved/switched/changed X to ..." retires the record that holds the word X ("I moved
+   climbing to Mondays"). A thing one owns (reconcile.OWNED: a pet, a car, a phone, a job) is also
+   retired by its noun right beside the cue ("we had to give away the dog", "the car died").
 4. **Guards**: a hypothetical ("if I ever", "I'd", "would", "might", "thinking of"), a temporary
    state ("this week", "for now", "until", "house-sitting"), a negated cue ("not switching"), or
-   another person's change ("my friend", "a coworker", "she", "he", "they" before the cue) is
-   not a change: such a sentence may still restate a value (a mention), never retire one.
+   another person's change ("my friend", "a coworker", "she", "he", "they" before the cue, or
+   before the thing a backward cue retires: "my sister's laptop died") is not a change: such a
+   sentence may still restate a value (a mention), never retire one. "This week(end)" after a
+   change done for good ("sold", "traded in", "gave away", "quit", "left") dates it, and does not
+   guard it ("traded in the truck this weekend").
 5. **A retirement and its replacement** (`statements`): a sentence that retires a value but states
    no subject of its own ("... which means goodbye Tableau.") is read with the next sentence of
    its turn, or the previous one when it is the last, if that one states no subject either: the
@@ -253,9 +264,26 @@ def mentioned(sentence: str, record_marks: Sequence[Mark]) -> int | None:
     return min(found) if found else None
 
 
+# A change done for good, dated "this week": "traded in the truck this weekend" is when it was done,
+# not a stay ("swapped" and "switched" are not among them: a swapped shift is often a one-off)
+_DONE_FOR_GOOD = re.compile(
+    r"\b(?i:sold|traded(?: in)?|replaced|ditched|got rid of|gave away|re-?homed|quit|left)\b[^.;!?]{0,60}?"
+    r"\b(?i:this (?:week|weekend))\b"
+)
+
+
+def _temporary(sentence: str) -> bool:
+    """A temporary state; "this week(end)" after a change done for good only dates it."""
+    found = [m.group(0).lower() for m in TEMPORARY.finditer(sentence)]
+    if not found:
+        return False
+    dated = {"this week", "this weekend"}
+    return not (set(found) <= dated and _DONE_FOR_GOOD.search(sentence))
+
+
 def guarded(sentence: str) -> bool:
     """Rule 4: a hypothetical or temporary sentence states no change."""
-    return bool(HYPOTHETICAL.search(sentence) or TEMPORARY.search(sentence))
+    return bool(HYPOTHETICAL.search(sentence) or _temporary(sentence))
 
 
 def _cue_ok(sentence: str, start: int) -> bool:

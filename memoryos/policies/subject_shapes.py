@@ -7,6 +7,8 @@ across turns:
 - **role**: "I'm a retired librarian", "I work as a paralegal" (`fact:occupation`): "I'm a/an",
   then a noun phrase whose last word is a role (a role suffix, -er/-or/-ist/-ian/..., or a few
   role words such as nurse); "I'm retired" is the role "retired", which "retired teacher" holds;
+  any -er/-or noun when said as the state now ("I'm a dispatcher now", "I'm now a welder"), a
+  trait aside ("a big reader"); "I got promoted to charge nurse";
 - **a habit at a place**: first person, a habitual verb, at/for/with, a place ("I volunteer at the
   food pantry", "I've been singing with the Harbor Chorale", "these days I swim at the Y"), keyed
   by the verb (`fact:volunteer-place`); a place said with "also" is another place of the same

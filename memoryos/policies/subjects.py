@@ -9,18 +9,24 @@ paths use it without an import cycle.
 A subject is found four ways, in this order (the first reading of a subject wins):
 
 1. **PROFILE_SUBJECTS**: phrasings of common profile subjects that do not say "my X is"
-   ("I live in X", "we moved to X", "I accepted the offer from X", "I don't eat meat");
+   ("I live in X", "we moved to X", "now that I'm in X", "Home's X", "I accepted the offer from
+   X", "I got a job at X", "X hired me", "I don't eat meat", "I'm doing keto");
 2. **MILESTONE** (the first typed reader): a named project's date ("we have to launch Project
    Atlas by March 14", "Atlas is on track for the 28th"), keyed `fact:<project>-deadline`, its value the date;
 3. **TYPED_READERS**: subjects of a kind, each by a reader of its own: a dated event ("my exam got
    moved to April 22", `fact:exam-date`), a work shift, each allergen (`fact:allergy-<allergen>`:
    a second allergy adds, it does not replace), a car by its model, the usual drink, the language
-   being learned, a pet named by its kind or breed, the reply layout, a weekly activity's days, a
-   group activity ("my running club"); then the readers by sentence structure of
+   being learned, a pet named by its kind or breed or got ("we adopted a cat named Luna"), the
+   reply layout, a weekly activity's days, a group activity ("my running club"), how many of a
+   household member ("we've got two kids", `fact:children-count`), a new thing named ("I got a new
+   phone, a Pixel 8", `fact:phone`); then the readers by sentence structure of
    memoryos.policies.subject_shapes (a role, a career, a habit at a place, an activity's weekly
    days, a group joined);
-4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", every "my dog Biscuit";
-   a person by their relation (subject_shapes.relation_key: `fact:husband`, `fact:son-rafi`).
+4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X" (and "my Y's a X", the
+   "'s" read as "is" only before an article, an adverb, a name or a number), every "my dog
+   Biscuit", a relation named at the head of a clause without "my" ("Wife is Rosa."); a person by
+   their relation (subject_shapes.relation_key: `fact:husband`, `fact:son-rafi`), a name's "'s"
+   aside ("my wife Rosa's decided": Rosa).
 
 A subject phrase becomes a key through `normal_subject`: spelling (SUBJECT_WORDS), modifiers dropped
 (SUBJECT_MODIFIERS: "my *current* employer"), then synonyms (SUBJECT_ALIASES). What is NOT a lasting

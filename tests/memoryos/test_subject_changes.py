@@ -185,6 +185,7 @@ class TestContrastAndEndings:
             ("It's Kestrel, not Osprey.", "Osprey"),
             ("The launch is in 2031, not 2030.", "2030"),
             ("The Zenbook finally died last night.", "Zenbook"),
+            ("Traded in the Corolla this weekend, we got a minivan.", "Corolla"),  # dated, not a stay
         ],
     )
     def test_the_old_value_is_given_up(self, sentence: str, old: str) -> None:
@@ -198,6 +199,9 @@ class TestContrastAndEndings:
             ("A friend says VS Code. Not for me, Osprey forever.", "Osprey"),  # a sentence end
             ("My sister's Zenbook finally died.", "Zenbook"),  # someone else's
             ("If we went with Kestrel instead of Osprey I'd be sad.", "Osprey"),  # a supposition
+            ("I'm borrowing the Corolla this weekend.", "Corolla"),  # a stay
+            ("I swapped the Corolla for the van this weekend.", "Corolla"),  # a swap may be a one-off
+            ("Sold the Corolla for now, until the baby comes.", "Corolla"),  # temporary
         ],
     )
     def test_nothing_is_given_up(self, sentence: str, old: str) -> None:
