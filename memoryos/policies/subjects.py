@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 
 from memoryos.policies.capture import slug
+from memoryos.policies.mentions import ABBREVIATIONS
 from memoryos.policies.subject_shapes import (
     HEARSAY,
     MANY_RELATIONS,
@@ -123,7 +124,7 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:my|our) new (?:house|home|place|condo|flat|apartment) in|"
             r"my (?:new )?home is (?:now )?(?:in )?|"
             # the home said without "my", as a clause of its own: "Home's Abilene.", "— home is Leeds"
-            r"(?:(?<=^)|(?<=[—–:;] )|(?<=, ))home(?:'s|’s| is) (?:now |still )?(?:in )?)\s*(?P<v>"
+            r"(?:(?<=^)|(?<=[.!?—–:;] )|(?<=, ))home(?:'s|’s| is) (?:now |still )?(?:in )?)\s*(?P<v>"
             + _NAME
             + ")"
             + _NOT_A_HOME,
@@ -165,6 +166,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "first-language",
             r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
             r"(?i:language|tongue)|\b(?i:i(?:'m| am) a native) (?P<v2>[A-Z][a-z]+) (?i:speaker)|"
+            # "as a native Tamil speaker, I ...": the phrase is the speaker's only when "I" follows
+            r"\b(?i:as a native) (?P<v5>[A-Z][a-z]+) (?i:speaker),? (?=I\b)|"
             r"\b(?i:i grew up speaking) (?P<v3>[A-Z][a-z]+)|"
             # the language named before "it's what I grew up speaking" / "it's my first language"
             r"\b(?!(?i:my|i|the|we|our|it|so|and|but|even|also)\b)(?P<v4>[A-Z][a-z]+)\b[^.;!?]{0,50}?\b"
@@ -226,7 +229,7 @@ _MY_IS = re.compile(  # the subject in lower case: "my partner Sam is ..." names
 )
 # "Wife is Rosa.", "Husband's name is Tom": a relation named at the head of a clause, without "my".
 _BARE_RELATION = re.compile(
-    r"(?:^|(?<=[—–:;] )|(?<=, ))(?:(?i:oh|so|and|also|btw|fyi)[,]? )?(?P<s>(?i:"
+    r"(?:^|(?<=[.!?—–:;] )|(?<=, ))(?:(?i:oh|so|and|also|btw|fyi)[,]? )?(?P<s>(?i:"
     + "|".join(sorted({*SINGLE_RELATIONS, *MANY_RELATIONS}, key=len, reverse=True))
     + r"))(?:['’]s name)? (?i:is|'s) (?P<v>[A-Z][\w'-]+)"
 )
@@ -348,10 +351,21 @@ def subject_key(phrase: str) -> str:
 _hearsay, _stated = hearsay, stated  # memoryos.policies.subject_shapes
 
 
+def _one_sentence(value: str) -> str:
+    """A value cut where its sentence ends ("Abilene. I'm out" is "Abilene."), an abbreviation's
+    full stop aside ("St. Brendan's")."""
+    for end in re.finditer(r"[.!?]\s+", value):
+        word = re.findall(r"[\w'-]+$", value[: end.start()])
+        if not word or word[0].lower() not in ABBREVIATIONS:
+            return value[: end.start() + 1]
+    return value
+
+
 def _profile_value(subject: str, match: re.Match[str], sentence: str) -> str | None:
     value = next((v for name, v in match.groupdict().items() if name.startswith("v") and v), None)
     if value is None or _hearsay(match, sentence):
         return None
+    value = _one_sentence(value)
     if match.groupdict().get("bare") and not _FIRST_PERSON.search(sentence[: match.start()]):
         return None  # ", based in X" is the speaker's home only in a sentence about the speaker
     return DIET_SAID.get(value.lower(), value) if subject == "diet" else value

@@ -41,6 +41,8 @@ class TestSubjectsSaidWithoutMy:
             ("So, boss's name is Priya.", "fact:boss", "Priya"),
             ("My wife Noor's taken up pottery.", "fact:wife", "Noor"),
             ("my laptop's a Framework 13, and I love it", "fact:laptop", "a Framework 13"),
+            ("Quick intro. Home's Tulsa. I drive a lot.", "fact:home", "Tulsa."),  # the value ends there
+            ("As a native Tamil speaker, I hear it at once.", "fact:first-language", "Tamil"),
         ],
     )
     def test_the_subject_and_its_value(self, sentence: str, key: str, value: str) -> None:
@@ -53,6 +55,7 @@ class TestSubjectsSaidWithoutMy:
             "Home Depot had a sale on paint.",  # a name, not "home is"
             "Boss is happy with the quarter.",  # what is said of the boss is no name
             "my mom's car is red",  # a possessive, not "is"
+            "My son, as a native Tamil speaker, reads it at once.",  # the son's language
         ],
     )
     def test_no_subject(self, sentence: str) -> None:
