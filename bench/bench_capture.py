@@ -243,7 +243,9 @@ def distractor_updates(script: dict[str, Any], histories: dict[str, list[memoryo
     return count
 
 
-def reconciliation(script: dict[str, Any], *, model: bool, diagnose: list[str] | None = None) -> dict[str, Any]:
+def reconciliation(
+    script: dict[str, Any], *, model: bool, diagnose: list[str] | None = None
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder, _model_env(model):
         histories = drive_conversation(script, Path(folder))
     if diagnose is not None:
@@ -276,7 +278,9 @@ def diagnosis(script: dict[str, Any], histories: dict[str, list[memoryos.Record]
     for distractor in script.get("distractors", []):
         alone = {**script, "distractors": [distractor]}
         if distractor_updates(alone, histories):
-            out.append(f"DISTRACTOR UPDATE s{distractor['session']}t{distractor['turn']}: {distractor['text']!r}")
+            out.append(
+                f"DISTRACTOR UPDATE s{distractor['session']}t{distractor['turn']}: {distractor['text']!r}"
+            )
     return out
 
 
@@ -402,7 +406,11 @@ def reconciliation_section(args: argparse.Namespace) -> list[str]:
             diagnosed: list[str] | None = [] if args.diagnose else None
             result = reconciliation(script, model=model, diagnose=diagnosed)
             if diagnosed is not None:
-                print(f"## diagnosis: {path.name}, {'fake model' if model else 'no model'}", *diagnosed, sep="\n")
+                print(
+                    f"## diagnosis: {path.name}, {'fake model' if model else 'no model'}",
+                    *diagnosed,
+                    sep="\n",
+                )
             f, e = result["found"], result["expected"]
             path_name = "fake model" if model else "no model"
             parts.append(

@@ -32,9 +32,10 @@ mentioned):
    Tableau", "the bike is retired now"), it UPDATEs that fact (the new version is this statement);
    every other active fact whose current value it mentions is REINFORCEd, and no new record is
    written. A fact of a thing one owns (OWNED: a pet, a car, a phone, a job) is retired by its noun
-   too ("we had to give away the dog" retires `fact:dog` whatever the dog's name). A fact is never reinforced by the turn that stated it, nor twice by one turn
-   (memoryos.extraction.write), and a superseded value mentioned reinforces nothing: only the
-   current versions are matched. Hypothetical and temporary sentences retire nothing.
+   too ("we had to give away the dog" retires `fact:dog` whatever the dog's name). A fact is
+   never reinforced by the turn that stated it, nor twice by one turn (memoryos.extraction.write),
+   and a superseded value mentioned reinforces nothing: only the current versions are matched.
+   Hypothetical and temporary sentences retire nothing.
    A user's statement that has a subject of its own is read by this rule too, after rule 1, for
    the *other* facts it names (memoryos.extraction.write: "I sold the Buick, so I walk everywhere
    now" states the commute and retires the car), its "moved X to" cue aside; and every user
@@ -177,7 +178,9 @@ def same_value_fact(body: str, subject: str, known: Sequence[Known]) -> Known | 
 
 #: Subjects that are a thing one owns, one at a time: a retirement cue before "the dog", "my car",
 #: "my job" retires the record of that subject whatever its value (rule 4).
-OWNED = frozenset({"dog", "cat", "pet", "car", "truck", "bike", "phone", "laptop", "tablet", "computer", "employer"})
+OWNED = frozenset(
+    {"dog", "cat", "pet", "car", "truck", "bike", "phone", "laptop", "tablet", "computer", "employer"}
+)
 
 
 def owned_nouns(key: str) -> tuple[str, ...]:

@@ -102,9 +102,11 @@ def _contrasts(sentence: str) -> list[re.Match[str]]:
     return [
         m
         for m in _CONTRAST.finditer(sentence)
-        if re.split(r"['’]", m.group("w").lower())[0] not in STOPWORDS | {"i"} and _proper(m.group("w"))
-        or m.group("w").isdigit()
+        if m.group("w").isdigit()
+        or (re.split(r"['’]", m.group("w").lower())[0] not in STOPWORDS | {"i"} and _proper(m.group("w")))
     ]
+
+
 _MOVED_WHAT = re.compile(
     r"\b(?i:moved|switched|changed|shifted|rescheduled) (?:my |our |the )?(?P<what>[a-z]+) (?i:to|over to)\b"
 )
@@ -317,13 +319,17 @@ def retired(
         return False
     for cue in (*_FORWARD.finditer(sentence), *_contrasts(sentence)):
         after = sentence[cue.end() : cue.end() + RETIRE_WINDOW]
-        if _cue_ok(sentence, cue.start()) and (mentioned(after, record_marks) is not None or _owned(after, nouns)):
+        if _cue_ok(sentence, cue.start()) and (
+            mentioned(after, record_marks) is not None or _owned(after, nouns)
+        ):
             return True
     for cue in _BACKWARD.finditer(sentence):
         before = sentence[max(0, cue.start() - RETIRE_WINDOW) : cue.start()]
         # whose the thing is, is said before it: "my sister's Zenbook finally died" is hers
-        if _cue_ok(sentence, cue.start() - len(before)) and _cue_ok(sentence, cue.start()) and (
-            mentioned(before, record_marks) is not None or _owned(before, nouns, after=False)
+        if (
+            _cue_ok(sentence, cue.start() - len(before))
+            and _cue_ok(sentence, cue.start())
+            and (mentioned(before, record_marks) is not None or _owned(before, nouns, after=False))
         ):
             return True
     for cue in _NOT_ANY_MORE.finditer(sentence):

@@ -92,7 +92,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "employer",
             r"(?:^|(?<=[.!?,;:—–] ))(?P<v>(?!(?:I|We|They|He|She|It|You|My|Our|Who|That|This)\b)"
             + _NAME
-            + r") (?i:(?:just |finally |officially )?(?:hired me|took me on|offered me (?:a|the) (?:job|position)))",
+            + r") (?i:(?:just |finally |officially )?"
+            r"(?:hired me|took me on|offered me (?:a|the) (?:job|position)))",
         ),
         (
             "home",
@@ -149,7 +150,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
             "diet",
-            r"\b(?i:i(?:'m| am|'ve gone| have gone| went|'ve become| have become| became|'ve been| have been) "
+            r"\b(?i:i(?:'m| am|'ve gone| have gone| went|'ve become| have become| became|"
+            r"'ve been| have been) "
             r"(?:now |fully |strictly |still |totally |completely )?"
             # a diet one is on: "I'm doing keto", "I'm on a vegan diet", "I'm eating paleo"
             r"(?:(?:doing|on|eating|following|trying) (?:the |a |an )?)?(?:a )?)"
@@ -550,8 +552,10 @@ def _learning(sentence: str) -> tuple[str, str] | None:
 
 # "we adopted a cat named Luna", "we got a puppy, Pepper": a new pet, its kind and its name
 _PET_GOT = re.compile(
-    r"\b(?i:(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:got|adopted|rescued|brought home|took in)) "
-    r"(?i:an?|our|my) (?:(?i:new|little|rescue|sweet) )*(?P<s>(?i:" + "|".join([*PET_KINDS, "puppy", "kitten"])
+    r"\b(?i:(?:i|we)(?:'ve| have)? (?:just |finally |recently )?"
+    r"(?:got|adopted|rescued|brought home|took in)) "
+    r"(?i:an?|our|my) (?:(?i:new|little|rescue|sweet) )*(?P<s>(?i:"
+    + "|".join([*PET_KINDS, "puppy", "kitten"])
     + r"))(?:,| (?i:named|called))? (?P<v>[A-Z][a-z]+)\b"
 )
 
@@ -619,7 +623,8 @@ def _event_date(sentence: str) -> tuple[str, str] | None:
 
 # "I work nights now", "I'm back on days": a shift said by its time of day, plural
 _SHIFT_SAID = re.compile(
-    r"\b(?i:i (?:now |still |usually |mostly )?work(?:ing)?|i(?:'m| am) (?:now |back |still )?(?:on|working)) "
+    r"\b(?i:i (?:now |still |usually |mostly )?work(?:ing)?|"
+    r"i(?:'m| am) (?:now |back |still )?(?:on|working)) "
     r"(?P<v>(?i:nights|days|evenings|overnights|earlies|lates))\b(?! (?i:off|a week|a month|per|in a row))"
 )
 
