@@ -65,7 +65,10 @@ TITLES = frozenset("prof professor dr doctor mr mrs ms mx sir dame".split())
 COUNT_WORDS = frozenset("one two three four five six seven eight nine ten".split())
 _FORWARD = re.compile(
     r"\b(?i:goodbye(?: to)?|bye bye|farewell to|no longer (?:use|using|have|drive|with|at)?|"
-    r"stopped using|switched (?:away )?from|moved (?:away )?from|replaced(?: my| the| our)?|"
+    r"stopped using|switched (?:away )?from|moved (?:away )?from|moved out of|replaced(?: my| the| our)?|"
+    # a job ended: "I got laid off from X", "I resigned from X", "they let me go from X"
+    r"(?:got |was |been )?laid off (?:from|by|at)|let (?:me )?go (?:from|by|at)|(?:got |was )?fired from|"
+    r"resigned from|left my job (?:at|with)|"
     r"ditched(?: my| the)?|(?:bought|got) (?:a|an|myself a|us a) new|"
     r"traded (?:in )?(?:my |the |our )?|swapped (?:out )?(?:my |the |our )?|"
     r"gave up(?: on)?(?: my| the)?|got rid of(?: my| the)?|sold(?: my| the| our)?|"
@@ -89,7 +92,7 @@ _BACKWARD = re.compile(
     r"(?:retired|handed down|replaced|sold|gone|history|dead)|"
     # a thing that stopped working is given up: "the S21 finally died", "the old laptop gave out"
     r"(?:finally |just |completely |totally )?(?:died|broke down|gave out|gave up the ghost|bit the dust|"
-    r"conked out))\b"
+    r"conked out|passed away|was put down|was put to sleep))\b"
 )
 # "March 2028, not September 2027", "it's Rosa not Rosie": a value, then "not" and the value it
 # corrects (the word before "not" is a name or a number, so "I'm not X" is no correction)

@@ -120,6 +120,10 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"bungalow|cottage|townhouse|townhome) in|"
             # a move said by its steps: closing on a house in X, unpacking in X, our new house in X
             r"(?:closed|closing) on (?:the|a|our) (?:new )?(?:house|home|place|condo|flat|apartment) in|"
+            # a move said done: "we finished the move to X", "I'm settling into X"
+            r"(?:finished|completed|done with|survived) (?:the|our|my) move to|"
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:slowly |finally |still )?settling (?:in(?:to)?|down in)"
+            r"(?: life in)?|"
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:still |finally )?unpacking "
             r"(?:boxes |everything |the boxes )?in|"
             r"(?:my|our) new (?:house|home|place|condo|flat|apartment) in|"
@@ -129,6 +133,13 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + _NAME
             + ")"
             + _NOT_A_HOME,
+        ),
+        (
+            # "The move to Austin is done!", "our move to Leith went fine": the move said done
+            "home",
+            r"\b(?i:(?:the|our|my) move to) (?P<v>"
+            + _NAME
+            + r")(?= (?i:is|was|went|has been|'s) (?i:done|finished|complete|over|fine|smooth|official))",
         ),
         (
             "home-airport",

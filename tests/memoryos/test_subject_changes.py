@@ -43,6 +43,9 @@ class TestSubjectsSaidWithoutMy:
             ("my laptop's a Framework 13, and I love it", "fact:laptop", "a Framework 13"),
             ("Quick intro. Home's Tulsa. I drive a lot.", "fact:home", "Tulsa."),  # the value ends there
             ("As a native Tamil speaker, I hear it at once.", "fact:first-language", "Tamil"),
+            ("The move to Boise is done!", "fact:home", "Boise"),
+            ("We finished the move to Leith on Friday.", "fact:home", "Leith"),
+            ("We're slowly settling into Duluth, boxes everywhere.", "fact:home", "Duluth"),
         ],
     )
     def test_the_subject_and_its_value(self, sentence: str, key: str, value: str) -> None:
@@ -56,6 +59,9 @@ class TestSubjectsSaidWithoutMy:
             "Boss is happy with the quarter.",  # what is said of the boss is no name
             "my mom's car is red",  # a possessive, not "is"
             "My son, as a native Tamil speaker, reads it at once.",  # the son's language
+            "The move to Boise is next spring.",  # not done
+            "We're planning the move to Boise.",  # a plan
+            "My sister is settling into Duluth.",  # someone else's
         ],
     )
     def test_no_subject(self, sentence: str) -> None:
@@ -189,6 +195,10 @@ class TestContrastAndEndings:
             ("The launch is in 2031, not 2030.", "2030"),
             ("The Zenbook finally died last night.", "Zenbook"),
             ("Traded in the Corolla this weekend, we got a minivan.", "Corolla"),  # dated, not a stay
+            ("I got laid off from Initrode in May.", "Initrode"),
+            ("I resigned from Globex, finally.", "Globex"),
+            ("We moved out of Pawnee.", "Pawnee"),
+            ("Pepper passed away on Sunday.", "Pepper"),
         ],
     )
     def test_the_old_value_is_given_up(self, sentence: str, old: str) -> None:
@@ -205,6 +215,8 @@ class TestContrastAndEndings:
             ("I'm borrowing the Corolla this weekend.", "Corolla"),  # a stay
             ("I swapped the Corolla for the van this weekend.", "Corolla"),  # a swap may be a one-off
             ("Sold the Corolla for now, until the baby comes.", "Corolla"),  # temporary
+            ("My brother got laid off from Initrode.", "Initrode"),  # someone else's
+            ("If I got fired from Initrode I'd sue.", "Initrode"),  # a supposition
         ],
     )
     def test_nothing_is_given_up(self, sentence: str, old: str) -> None:
