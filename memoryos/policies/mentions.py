@@ -28,9 +28,12 @@ facts hold. These are the rules, deterministic and table-light:
    number, not a pronoun: "I'm not X" corrects nothing; "gave away X", "had to sell X", "rehomed
    X"); backward cues take it within RETIRE_WINDOW characters before them ("X is (basically)
    retired", "X has been handed down", "X was replaced", "X is gone", "X finally died", "X gave
-   out"). "moved/switched/changed X to ..." retires the record that holds the word X ("I moved
-   climbing to Mondays"). A thing one owns (reconcile.OWNED: a pet, a car, a phone, a job) is also
-   retired by its noun right beside the cue ("we had to give away the dog", "the car died").
+   up the ghost", "X passed away": "died" alone is as often a flat battery).
+   "moved/switched/changed X to ..." retires the record that holds the word X ("I moved climbing
+   to Mondays"). Also cues of a job ended ("laid off from X", "resigned from X") and of a home
+   left ("moved out of X"). A thing one owns (reconcile.OWNED: a pet, a car, a phone, a job) is also
+   retired by its noun right beside a forward cue or an end for good ("we had to give away the
+   dog", "the car finally died"; "my phone is dead" is not one).
 4. **Guards**: a hypothetical ("if I ever", "I'd", "would", "might", "thinking of"), a temporary
    state ("this week", "for now", "until", "house-sitting"), a negated cue ("not switching"), or
    another person's change ("my friend", "a coworker", "she", "he", "they" before the cue, or
@@ -89,10 +92,14 @@ _NOT_ANY_MORE = re.compile(
 )
 _BACKWARD = re.compile(
     r"\b(?i:(?:is|was|has been|have been|got|are) (?:basically |now |officially |finally |been )*"
-    r"(?:retired|handed down|replaced|sold|gone|history|dead)|"
-    # a thing that stopped working is given up: "the S21 finally died", "the old laptop gave out"
-    r"(?:finally |just |completely |totally )?(?:died|broke down|gave out|gave up the ghost|bit the dust|"
-    r"conked out|passed away|was put down|was put to sleep))\b"
+    r"(?:retired|handed down|replaced|sold|gone|history|dead))\b"
+)
+# A thing's end for good: "the S21 finally died", "the old laptop gave up the ghost", "Pepper passed
+# away". "My phone died" alone is a flat battery as often as an end, so "died" wants "finally" (or
+# "for good"); these are the backward cues that retire an owned thing by its noun too ("the car").
+_ENDED = re.compile(
+    r"\b(?i:(?:finally|completely|totally|officially) (?:died|broke down|gave out|conked out)|"
+    r"died for good|gave up the ghost|bit the dust|passed away|was put down|was put to sleep)\b"
 )
 # "March 2028, not September 2027", "it's Rosa not Rosie": a value, then "not" and the value it
 # corrects (the word before "not" is a name or a number, so "I'm not X" is no correction)
@@ -326,13 +333,17 @@ def retired(
             mentioned(after, record_marks) is not None or _owned(after, nouns)
         ):
             return True
-    for cue in _BACKWARD.finditer(sentence):
+    ended = [(cue, True) for cue in _ENDED.finditer(sentence)]
+    for cue, for_good in [(cue, False) for cue in _BACKWARD.finditer(sentence)] + ended:
         before = sentence[max(0, cue.start() - RETIRE_WINDOW) : cue.start()]
         # whose the thing is, is said before it: "my sister's Zenbook finally died" is hers
         if (
             _cue_ok(sentence, cue.start() - len(before))
             and _cue_ok(sentence, cue.start())
-            and (mentioned(before, record_marks) is not None or _owned(before, nouns, after=False))
+            and (
+                mentioned(before, record_marks) is not None
+                or (for_good and _owned(before, nouns, after=False))  # "my phone is dead": a battery
+            )
         ):
             return True
     for cue in _NOT_ANY_MORE.finditer(sentence):
@@ -348,7 +359,7 @@ def retired(
 
 def retires_something(sentence: str) -> bool:
     """Whether a sentence has a retirement cue at all (for rule 5)."""
-    cues = (_FORWARD, _BACKWARD, _MOVED_WHAT, _NOT_ANY_MORE)
+    cues = (_FORWARD, _BACKWARD, _ENDED, _MOVED_WHAT, _NOT_ANY_MORE)
     return not guarded(sentence) and (any(cue.search(sentence) for cue in cues) or bool(_contrasts(sentence)))
 
 

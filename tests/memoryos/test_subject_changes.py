@@ -211,6 +211,7 @@ class TestContrastAndEndings:
             ("Why not Osprey?", "Osprey"),  # a question
             ("A friend says VS Code. Not for me, Osprey forever.", "Osprey"),  # a sentence end
             ("My sister's Zenbook finally died.", "Zenbook"),  # someone else's
+            ("The Zenbook died mid-call, charging it now.", "Zenbook"),  # a flat battery
             ("If we went with Kestrel instead of Osprey I'd be sad.", "Osprey"),  # a supposition
             ("I'm borrowing the Corolla this weekend.", "Corolla"),  # a stay
             ("I swapped the Corolla for the van this weekend.", "Corolla"),  # a swap may be a one-off
@@ -263,12 +264,19 @@ class TestOwnedThings:
             "My sister had to give away her dog.",  # someone else's
             "I gave the dog a bath.",  # no cue
             "I quit sugar, the dog is fine.",  # the dog is not what was quit
+            "The dog is gone for the weekend, at my mum's.",  # "is gone" alone retires no owned thing
         ],
     )
     def test_other_sentences_retire_nothing(self, sentence: str) -> None:
         known = [fact("fact:dog", "Our dog Pepper sleeps all day.")]
         found = mention_outcome(sentence, known, ("t9",))
         assert found is None or found.action != "update"
+
+
+def test_a_flat_battery_is_no_new_phone() -> None:
+    known = [fact("fact:phone", "my phone's a Moto G54")]
+    found = mention_outcome("My phone is dead, I'll call you tonight.", known, ("t9",))
+    assert found is None or found.action != "update"
 
 
 def test_a_change_and_its_restatement_through_the_public_api(tmp_path: Path) -> None:
