@@ -9,8 +9,9 @@ paths use it without an import cycle.
 A subject is found four ways, in this order (the first reading of a subject wins):
 
 1. **PROFILE_SUBJECTS**: phrasings of common profile subjects that do not say "my X is"
-   ("I live in X", "we moved to X", "now that I'm in X", "Home's X", "I accepted the offer from
-   X", "I got a job at X", "X hired me", "I don't eat meat", "I'm doing keto");
+   ("I live in X", "we moved to X", "now that I'm in X", "Home's X", "based out of X", "I've been
+   in X for years", "I accepted the offer from X", "I got a job at X", "X hired me", "I've been at
+   X for years", "I don't eat meat", "I'm doing keto");
 2. **MILESTONE** (the first typed reader): a named project's date ("we have to launch Project
    Atlas by March 14", "Atlas is on track for the 28th"), keyed `fact:<project>-deadline`, its value the date;
 3. **TYPED_READERS**: subjects of a kind, each by a reader of its own: a dated event ("my exam got
@@ -88,6 +89,13 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + _NOT_THE_JOB,
         ),
         (
+            # years at a place of work: "I've been at Initech for six years" (hours at a hospital are not)
+            "employer",
+            r"\b(?i:i(?:'ve| have) been (?:working )?at) (?P<v>"
+            + _NAME
+            + r")(?= (?i:for (?:[\w-]+ )?(?:years|decades)|since (?:19|20)\d\d))",
+        ),
+        (
             # the employer before the verb: "Stripe hired me", "Mercy General took me on full-time"
             "employer",
             r"(?:^|(?<=[.!?,;:—–] ))(?P<v>(?!(?:I|We|They|He|She|It|You|My|Our|Who|That|This)\b)"
@@ -105,6 +113,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:based|living|settled) in|"
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
+            # "I'm based out of Tulsa", "we're renting in Leith now"
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |still )?(?:based out of|renting in)|"
             # a home said as the ground of what follows: "now that I'm in Denver", "since we're in Oslo"
             r"(?:now that|since) (?:i(?:'m| am)|we(?:'re| are)) (?:living |based |settled |finally )?in|"
             # "we're in Sarasota now", "I'm finally in Leeds for good": a home said by a change cue
@@ -133,6 +143,13 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + _NAME
             + ")"
             + _NOT_A_HOME,
+        ),
+        (
+            # years in a place: "I've been in Denver for five years", "we've lived here since 2019"
+            "home",
+            r"\b(?i:(?:i|we)(?:'ve| have) been (?:living )?in) (?P<v>"
+            + _NAME
+            + r")(?= (?i:for (?:[\w-]+ )?(?:years|decades)|since (?:19|20)\d\d|since i was))",
         ),
         (
             # "The move to Austin is done!", "our move to Leith went fine": the move said done

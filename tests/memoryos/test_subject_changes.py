@@ -46,6 +46,10 @@ class TestSubjectsSaidWithoutMy:
             ("The move to Boise is done!", "fact:home", "Boise"),
             ("We finished the move to Leith on Friday.", "fact:home", "Leith"),
             ("We're slowly settling into Duluth, boxes everywhere.", "fact:home", "Duluth"),
+            ("I'm based out of Tulsa, mostly.", "fact:home", "Tulsa"),
+            ("I've been in Denver for five years.", "fact:home", "Denver"),
+            ("We've been in Oslo since 2019.", "fact:home", "Oslo"),
+            ("I've been at Initech for six years.", "fact:employer", "Initech"),
         ],
     )
     def test_the_subject_and_its_value(self, sentence: str, key: str, value: str) -> None:
@@ -62,6 +66,9 @@ class TestSubjectsSaidWithoutMy:
             "The move to Boise is next spring.",  # not done
             "We're planning the move to Boise.",  # a plan
             "My sister is settling into Duluth.",  # someone else's
+            "I've been in Denver for two weeks.",  # a stay
+            "I've been at Mercy for six hours.",  # hours at a hospital, not a job
+            "My brother's been in Oslo for years.",  # someone else's
         ],
     )
     def test_no_subject(self, sentence: str) -> None:
