@@ -691,6 +691,21 @@ TYPED_READERS = (
 )
 
 
+#: What a thing's passing condition is said with: "my phone is dead", "my car is in the shop", "my
+#: laptop is acting up". Such a "my X is Y" states no value of X (a flat battery is no new phone).
+_CONDITION = re.compile(
+    r"(?i:(?:so |really |totally |completely |basically |still |almost |nearly )?(?:dead|broken|charging|"
+    r"flat|busted|cracked|down|off|offline|slow|lagging|low|full|empty|lost|missing|stolen|fine|ok|okay|"
+    r"acting up|playing up|on the fritz|in the shop|at the shop|in for (?:repair|a service)|"
+    r"being (?:fixed|repaired|serviced)|out of (?:battery|charge|action)))(?![\w-])"
+)
+
+
+def condition(value: str) -> bool:
+    """Whether what "my X is ..." says is a passing condition of X, not its value."""
+    return _CONDITION.match(value.strip()) is not None
+
+
 def _keyed(subject: str, value: str) -> tuple[str, str] | None:
     """The key of a generic shape's subject; a person by their relation (subject_shapes), and
     only when what is said of them is a name ("my son is obsessed with sharks" names no son)."""
@@ -701,6 +716,8 @@ def _keyed(subject: str, value: str) -> tuple[str, str] | None:
             return None
         key = relation_key(said[-1], value) if len(said) == 1 else None
         return None if key is None else (key, value)
+    if condition(value):
+        return None  # "my phone is dead": how the thing is now, not which it is
     return subject_key(subject), value
 
 

@@ -63,6 +63,8 @@ class TestSubjectsSaidWithoutMy:
             "Boss is happy with the quarter.",  # what is said of the boss is no name
             "my mom's car is red",  # a possessive, not "is"
             "My son, as a native Tamil speaker, reads it at once.",  # the son's language
+            "My phone is dead, I'll text you later.",  # a passing condition, not a phone
+            "my car is in the shop till Friday",  # a passing condition
             "The move to Boise is next spring.",  # not done
             "We're planning the move to Boise.",  # a plan
             "My sister is settling into Duluth.",  # someone else's
@@ -73,6 +75,14 @@ class TestSubjectsSaidWithoutMy:
     )
     def test_no_subject(self, sentence: str) -> None:
         assert facts(sentence) == {}
+
+
+def test_reflection_keeps_no_passing_condition() -> None:
+    from memoryos.capture import reflect
+
+    assert reflect.fact("My laptop is acting up again.") is None
+    found = reflect.fact("My laptop is a Framework now.")
+    assert found is not None and found.key == "fact:laptop"
 
 
 class TestDietOneIsOn:
@@ -311,3 +321,32 @@ def test_a_change_and_its_restatement_through_the_public_api(tmp_path: Path) -> 
     assert [r.status for r in history] == ["superseded", "active"]
     assert "Pixel 8" in history[1].body and history[1].reinforced == 1
     assert holding == ["fact:phone"]  # no second record of the new phone
+
+
+def test_distractors_of_the_new_shapes_change_nothing(tmp_path: Path) -> None:
+    """Someone else's count and move, a supposition, a flat battery, a stay and the assistant's own
+    suggestion, each said in the new shapes: every fact keeps its one version."""
+    clock = FakeClock(dt.datetime(2026, 5, 4, 9, tzinfo=dt.UTC))
+    db = tmp_path / "d.db"
+    sessions = [
+        [("user", "Home's Duluth. We've got two kids and my phone's a Moto G54.")],
+        [
+            ("user", "My sister has three kids now, chaos."),
+            ("user", "If we moved to Boise instead of Duluth I'd miss the lake."),
+            ("user", "My phone is dead, I'll text you tonight."),
+            ("user", "I've been in Denver for two weeks for a course."),
+            ("assistant", "You could get a Pixel 8 instead of the G54, not the Moto."),
+        ],
+    ]
+    with memoryos.open(db, clock=clock, heat_threshold=1.0) as mem:
+        for number, said in enumerate(sessions):
+            clock.now = clock.now + dt.timedelta(days=3)
+            scope = memoryos.Scope(user="u", assistant="a", session=f"s{number}")
+            for role, text in said:
+                mem.remember(scope, text, role=role)
+            mem.end_session(scope)
+            mem.maintain()
+        versions = {
+            key: len(mem.history(WHOLE, key)) for key in ("fact:home", "fact:children-count", "fact:phone")
+        }
+    assert versions == {"fact:home": 1, "fact:children-count": 1, "fact:phone": 1}
