@@ -35,7 +35,9 @@ facts hold. These are the rules, deterministic and table-light:
    retired by its noun right beside a forward cue or an end for good ("we had to give away the
    dog", "the car finally died"; "my phone is dead" is not one).
 4. **Guards**: a hypothetical ("if I ever", "I'd", "would", "might", "thinking of"), a temporary
-   state ("this week", "for now", "until", "house-sitting"), a negated cue ("not switching"), or
+   state ("this week", "for now", "until", "house-sitting"), a question about a change ("Should I
+   take X instead of Y?": a clause opening with an auxiliary, ending with "?"), a negated cue ("not
+   switching"), or
    another person's change ("my friend", "a coworker", "she", "he", "they" before the cue, or
    before the thing a backward cue retires: "my sister's laptop died") is not a change: such a
    sentence may still restate a value (a mention), never retire one. "This week(end)" after a
@@ -293,9 +295,25 @@ def _temporary(sentence: str) -> bool:
     return not (set(found) <= dated and _DONE_FOR_GOOD.search(sentence))
 
 
+# A question asks about a change, it does not report one: "Should I take X instead of Y?", "Do you
+# think I should quit X?" (a clause that opens with an auxiliary or "should I", and ends with "?")
+_QUESTION = re.compile(
+    r"(?:^|[,;:—–] )(?i:should|shall|could|can|do|does|did|is|are|was|will|would|what if|how about|"
+    r"why not|any reason)\b[^.!?]*\?\s*$|\b(?i:should i|should we)\b[^.!?]*\?\s*$"
+)
+
+
 def guarded(sentence: str) -> bool:
     """Rule 4: a hypothetical or temporary sentence states no change."""
     return bool(HYPOTHETICAL.search(sentence) or _temporary(sentence))
+
+
+def _asked_from(sentence: str) -> int:
+    """Where the sentence's closing question begins (its length if none): a cue from there on is
+    asked about ("..., should I switch from X?"), one before it is reported ("I quit X, can you
+    update my CV?")."""
+    asked = _QUESTION.search(sentence)
+    return len(sentence) + 1 if asked is None else asked.start()
 
 
 def _cue_ok(sentence: str, start: int) -> bool:
@@ -327,10 +345,13 @@ def retired(
     give away the dog", "the car finally died"); never in a guarded sentence (rule 4)."""
     if guarded(sentence) or (not record_marks and not body_words and not nouns):
         return False
+    asked = _asked_from(sentence)
     for cue in (*_FORWARD.finditer(sentence), *_contrasts(sentence)):
         after = sentence[cue.end() : cue.end() + RETIRE_WINDOW]
-        if _cue_ok(sentence, cue.start()) and (
-            mentioned(after, record_marks) is not None or _owned(after, nouns)
+        if (
+            cue.start() < asked
+            and _cue_ok(sentence, cue.start())
+            and (mentioned(after, record_marks) is not None or _owned(after, nouns))
         ):
             return True
     ended = [(cue, True) for cue in _ENDED.finditer(sentence)]
@@ -338,7 +359,8 @@ def retired(
         before = sentence[max(0, cue.start() - RETIRE_WINDOW) : cue.start()]
         # whose the thing is, is said before it: "my sister's Zenbook finally died" is hers
         if (
-            _cue_ok(sentence, cue.start() - len(before))
+            cue.start() < asked
+            and _cue_ok(sentence, cue.start() - len(before))
             and _cue_ok(sentence, cue.start())
             and (
                 mentioned(before, record_marks) is not None
@@ -348,11 +370,16 @@ def retired(
             return True
     for cue in _NOT_ANY_MORE.finditer(sentence):
         someone = OTHER_PERSON.search(sentence[max(0, cue.start() - 40) : cue.start()])
-        if not someone and mentioned(cue.group("what"), record_marks) is not None:
+        if not someone and cue.start() < asked and mentioned(cue.group("what"), record_marks) is not None:
             return True
     for cue in _MOVED_WHAT.finditer(sentence):
         what = cue.group("what").lower()
-        if what not in STOPWORDS and _cue_ok(sentence, cue.start()) and stem(what, "english") in body_words:
+        if (
+            cue.start() < asked
+            and what not in STOPWORDS
+            and _cue_ok(sentence, cue.start())
+            and stem(what, "english") in body_words
+        ):
             return True
     return False
 

@@ -216,6 +216,8 @@ class TestContrastAndEndings:
             ("I resigned from Globex, finally.", "Globex"),
             ("We moved out of Pawnee.", "Pawnee"),
             ("Pepper passed away on Sunday.", "Pepper"),
+            ("I quit Globex, can you update my CV?", "Globex"),  # reported, then a question
+            ("Goodbye Krita, what should I learn next?", "Krita"),
         ],
     )
     def test_the_old_value_is_given_up(self, sentence: str, old: str) -> None:
@@ -235,6 +237,9 @@ class TestContrastAndEndings:
             ("Sold the Corolla for now, until the baby comes.", "Corolla"),  # temporary
             ("My brother got laid off from Initrode.", "Initrode"),  # someone else's
             ("If I got fired from Initrode I'd sue.", "Initrode"),  # a supposition
+            ("Should I take the Harlow route instead of the Bexley one?", "Bexley"),  # a question
+            ("Do you think I should quit Globex?", "Globex"),  # a question
+            ("Can we call it Kestrel, not Osprey?", "Osprey"),  # a question
         ],
     )
     def test_nothing_is_given_up(self, sentence: str, old: str) -> None:
