@@ -30,12 +30,12 @@ facts hold. These are the rules, deterministic and table-light:
    retired", "X has been handed down", "X was replaced", "X is gone", "X finally died", "X gave
    up the ghost", "X passed away": "died" alone is as often a flat battery).
    "moved/switched/changed X to ..." retires the record that holds the word X ("I moved climbing
-   to Mondays"). Also cues of a job ended ("laid off from X", "resigned from X") and of a home
-   left ("moved out of X"). A thing one owns (reconcile.OWNED: a pet, a car, a phone, a job) is also
+   to Mondays"). Also cues of a job ended ("laid off from X", "resigned from X"), of a home left
+   ("moved out of X") and of a value dropped ("moved on from X", "I'm done with X"). A thing one owns (reconcile.OWNED: a pet, a car, a phone, a job) is also
    retired by its noun right beside a forward cue or an end for good ("we had to give away the
    dog", "the car finally died"; "my phone is dead" is not one).
 4. **Guards**: a hypothetical ("if I ever", "I'd", "would", "might", "thinking of"), a temporary
-   state ("this week", "for now", "until", "house-sitting"), a question about a change ("Should I
+   state ("this week", "for now", "for today", "until", "house-sitting"), a question about a change ("Should I
    take X instead of Y?": a clause opening with an auxiliary, ending with "?"), a negated cue ("not
    switching"), or
    another person's change ("my friend", "a coworker", "she", "he", "they" before the cue, or
@@ -70,7 +70,10 @@ TITLES = frozenset("prof professor dr doctor mr mrs ms mx sir dame".split())
 COUNT_WORDS = frozenset("one two three four five six seven eight nine ten".split())
 _FORWARD = re.compile(
     r"\b(?i:goodbye(?: to)?|bye bye|farewell to|no longer (?:use|using|have|drive|with|at)?|"
-    r"stopped using|switched (?:away )?from|moved (?:away )?from|moved out of|replaced(?: my| the| our)?|"
+    r"stopped using|switched (?:away |over )?from|moved (?:away |on )?from|moved out of|"
+    r"replaced(?: my| the| our)?|"
+    # "I'm done with X", "we're officially done with X": a value given up
+    r"(?:i(?:'m| am)|we(?:'re| are)) (?:so |totally |officially |finally )?done with(?: my| the| our)?|"
     # a job ended: "I got laid off from X", "I resigned from X", "they let me go from X"
     r"(?:got |was |been )?laid off (?:from|by|at)|let (?:me )?go (?:from|by|at)|(?:got |was )?fired from|"
     r"resigned from|left my job (?:at|with)|"
@@ -128,7 +131,7 @@ HYPOTHETICAL = re.compile(
 )
 TEMPORARY = re.compile(
     r"\b(?i:this week|this weekend|for now|until|for a (?:few|couple)|house-sitting|visiting|on holiday|"
-    r"on vacation|for the (?:week|weekend|day))\b"
+    r"on vacation|for the (?:week|weekend|day)|for today|for tonight)\b"
 )
 OTHER_PERSON = re.compile(
     r"\b(?i:my (?:best )?friend|a (?:friend|coworker|co-worker|colleague)|my (?:coworker|colleague|manager|"

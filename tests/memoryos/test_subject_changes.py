@@ -218,6 +218,8 @@ class TestContrastAndEndings:
             ("Pepper passed away on Sunday.", "Pepper"),
             ("I quit Globex, can you update my CV?", "Globex"),  # reported, then a question
             ("Goodbye Krita, what should I learn next?", "Krita"),
+            ("I've moved on from Krita to Inkscape.", "Krita"),
+            ("I'm officially done with Krita.", "Krita"),
         ],
     )
     def test_the_old_value_is_given_up(self, sentence: str, old: str) -> None:
@@ -240,6 +242,8 @@ class TestContrastAndEndings:
             ("Should I take the Harlow route instead of the Bexley one?", "Bexley"),  # a question
             ("Do you think I should quit Globex?", "Globex"),  # a question
             ("Can we call it Kestrel, not Osprey?", "Osprey"),  # a question
+            ("My brother is done with Krita.", "Krita"),  # someone else's
+            ("I'm done with Krita for today.", "Krita"),  # temporary ("for today" is no for good)
         ],
     )
     def test_nothing_is_given_up(self, sentence: str, old: str) -> None:
