@@ -31,9 +31,10 @@ facts hold. These are the rules, deterministic and table-light:
    up the ghost", "X passed away": "died" alone is as often a flat battery).
    "moved/switched/changed X to ..." retires the record that holds the word X ("I moved climbing
    to Mondays"). Also cues of a job ended ("laid off from X", "resigned from X"), of a home left
-   ("moved out of X") and of a value dropped ("moved on from X", "I'm done with X"). A thing one owns (reconcile.OWNED: a pet, a car, a phone, a job) is also
-   retired by its noun right beside a forward cue or an end for good ("we had to give away the
-   dog", "the car finally died"; "my phone is dead" is not one).
+   ("moved out of X") and of a value dropped ("moved on from X", "I'm done with X"). A thing one
+   owns (reconcile.OWNED: a pet, a car, a phone, a job) is also retired by its noun right beside
+   a forward cue or an end for good ("we had to give away the dog", "the car finally died"; "my
+   phone is dead" is not one).
 4. **Guards**: a hypothetical ("if I ever", "I'd", "would", "might", "thinking of"), a temporary
    state ("this week", "for now", "for today", "until", "house-sitting"), a question about a change ("Should I
    take X instead of Y?": a clause opening with an auxiliary, ending with "?"), a negated cue ("not
