@@ -243,10 +243,45 @@ def distractor_updates(script: dict[str, Any], histories: dict[str, list[memoryo
     return count
 
 
-def reconciliation(script: dict[str, Any], *, model: bool) -> dict[str, Any]:
+def reconciliation(
+    script: dict[str, Any], *, model: bool, diagnose: list[str] | None = None
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder, _model_env(model):
         histories = drive_conversation(script, Path(folder))
+    if diagnose is not None:
+        diagnose += diagnosis(script, histories)
     return reconcile_score(script, histories)
+
+
+def diagnosis(script: dict[str, Any], histories: dict[str, list[memoryos.Record]]) -> list[str]:
+    """Per expected fact (`--diagnose`; it reads what reconcile_score reads and scores nothing):
+    its events, then every key whose versions hold one of its values, each version with its status,
+    reinforced count and body; then every UPDATE a distractor caused."""
+    out: list[str] = []
+    turns = {
+        (s["session"], i + 1): t["text"]
+        for s in script["sessions"]
+        for i, t in enumerate(t for t in s["turns"])
+    }
+    for fact in script["expected"]:
+        values = list(dict.fromkeys(e["value"] for e in fact["events"]))
+        out.append(f"### {fact['subject']} (final: {fact['final']})")
+        for e in fact["events"]:
+            said = turns.get((e["session"], e["turn"]), "?")
+            out.append(f"- s{e['session']}t{e['turn']} {e['action']} {e['value']!r}: {said[:160]!r}")
+        for key, versions in histories.items():
+            if not any(holds(r.body, v) for r in versions for v in values):
+                continue
+            out.append(f"  key {key}:")
+            for r in versions:
+                out.append(f"    v{r.version} {r.status} x{r.reinforced}: {r.body[:140]!r}")
+    for distractor in script.get("distractors", []):
+        alone = {**script, "distractors": [distractor]}
+        if distractor_updates(alone, histories):
+            out.append(
+                f"DISTRACTOR UPDATE s{distractor['session']}t{distractor['turn']}: {distractor['text']!r}"
+            )
+    return out
 
 
 @contextmanager
@@ -368,7 +403,14 @@ def reconciliation_section(args: argparse.Namespace) -> list[str]:
     for label, path in corpora:
         script = orjson.loads(path.read_bytes())
         for model in (False, True):
-            result = reconciliation(script, model=model)
+            diagnosed: list[str] | None = [] if args.diagnose else None
+            result = reconciliation(script, model=model, diagnose=diagnosed)
+            if diagnosed is not None:
+                print(
+                    f"## diagnosis: {path.name}, {'fake model' if model else 'no model'}",
+                    *diagnosed,
+                    sep="\n",
+                )
             f, e = result["found"], result["expected"]
             path_name = "fake model" if model else "no model"
             parts.append(
@@ -496,6 +538,11 @@ def main() -> int:
         "--reconciliation-only",
         action="store_true",
         help="only the reconciliation table (implies --no-write)",
+    )
+    parser.add_argument(
+        "--diagnose",
+        action="store_true",
+        help="print, per expected fact of each conversation, the records holding its values (scores nothing)",
     )
     args = parser.parse_args()
     text = report(args)

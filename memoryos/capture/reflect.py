@@ -114,9 +114,10 @@ def rule(sentence: str) -> Candidate | None:
 
 def fact(sentence: str) -> Candidate | None:
     """A fact keyed as extraction keys it (memoryos.policies.subjects): "my favourite editor is X"
-    and an extracted "my favorite editor is X" are one key, `fact:favorite-editor`."""
+    and an extracted "my favorite editor is X" are one key, `fact:favorite-editor`. A passing
+    condition ("my phone is dead") is no fact (subjects.condition)."""
     found = _FACT.match(sentence)
-    if found is not None:
+    if found is not None and not subjects.condition(found.group("value")):
         return Candidate("fact", subjects.subject_key(found.group("subject")), sentence, PROOF)
     stated = subjects.profile_facts(sentence)
     if stated:

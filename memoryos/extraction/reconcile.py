@@ -31,9 +31,11 @@ mentioned):
    unkeyed fact, an episode, a category): if it **retires** the value of an active fact ("goodbye
    Tableau", "the bike is retired now"), it UPDATEs that fact (the new version is this statement);
    every other active fact whose current value it mentions is REINFORCEd, and no new record is
-   written. A fact is never reinforced by the turn that stated it, nor twice by one turn
-   (memoryos.extraction.write), and a superseded value mentioned reinforces nothing: only the
-   current versions are matched. Hypothetical and temporary sentences retire nothing.
+   written. A fact of a thing one owns (OWNED: a pet, a car, a phone, a job) is retired by its noun
+   too ("we had to give away the dog" retires `fact:dog` whatever the dog's name). A fact is
+   never reinforced by the turn that stated it, nor twice by one turn (memoryos.extraction.write),
+   and a superseded value mentioned reinforces nothing: only the current versions are matched.
+   Hypothetical and temporary sentences retire nothing.
    A user's statement that has a subject of its own is read by this rule too, after rule 1, for
    the *other* facts it names (memoryos.extraction.write: "I sold the Buick, so I walk everywhere
    now" states the commute and retires the car), its "moved X to" cue aside; and every user
@@ -56,7 +58,7 @@ from typing import Literal
 
 from memoryos.policies import mentions
 from memoryos.policies.capture import slug
-from memoryos.policies.subjects import profile_facts
+from memoryos.policies.subjects import SUBJECT_ALIASES, profile_facts
 from memoryos.policies.text import STOPWORDS, tokens
 from memoryos.retrieval.terms import stem
 
@@ -174,6 +176,23 @@ def same_value_fact(body: str, subject: str, known: Sequence[Known]) -> Known | 
     return None
 
 
+#: Subjects that are a thing one owns, one at a time: a retirement cue before "the dog", "my car",
+#: "my job" retires the record of that subject whatever its value (rule 4).
+OWNED = frozenset(
+    {"dog", "cat", "pet", "car", "truck", "bike", "phone", "laptop", "tablet", "computer", "employer"}
+)
+
+
+def owned_nouns(key: str) -> tuple[str, ...]:
+    """The nouns that name an owned subject's thing: its own word and its one-word synonyms
+    (SUBJECT_ALIASES: "job" and "company" name `fact:employer`)."""
+    subject = key.partition(":")[2]
+    if subject not in OWNED:
+        return ()
+    synonyms = [alias for alias, target in SUBJECT_ALIASES.items() if target == subject and "-" not in alias]
+    return (subject, *synonyms) if subject != "employer" else tuple(synonyms)
+
+
 def mention_outcome(
     body: str, known: Sequence[Known], turns: tuple[str, ...], *, by_word: bool = True
 ) -> Outcome | None:
@@ -184,7 +203,8 @@ def mention_outcome(
     retiring, restated = [], []
     for record in facts:
         marks = mentions.marks(record.value, record.body)
-        if mentions.retired(body, marks, content_words(record.body) if by_word else frozenset()):
+        body_words = content_words(record.body) if by_word else frozenset()
+        if mentions.retired(body, marks, body_words, owned_nouns(record.key or "")):
             retiring.append(record)
         elif mentions.mentioned(body, marks) is not None:
             restated.append(record)

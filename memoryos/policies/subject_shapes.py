@@ -7,6 +7,8 @@ across turns:
 - **role**: "I'm a retired librarian", "I work as a paralegal" (`fact:occupation`): "I'm a/an",
   then a noun phrase whose last word is a role (a role suffix, -er/-or/-ist/-ian/..., or a few
   role words such as nurse); "I'm retired" is the role "retired", which "retired teacher" holds;
+  any -er/-or noun when said as the state now ("I'm a dispatcher now", "I'm now a welder"), a
+  trait aside ("a big reader"); "I got promoted to charge nurse";
 - **a habit at a place**: first person, a habitual verb, at/for/with, a place ("I volunteer at the
   food pantry", "I've been singing with the Harbor Chorale", "these days I swim at the Y"), keyed
   by the verb (`fact:volunteer-place`); a place said with "also" is another place of the same
@@ -79,7 +81,24 @@ _ROLE = re.compile(
     r"(?P<v2>[a-z][a-z-]+(?: [a-z][a-z-]+)?)"
     r"(?=[.,;!?—–]| (?:at|for|in|with|and|but|since|now)\b|$)"
 )
-_NOT_A_ROLE_WORD = frozenset("big huge total bit little real true fan lover beginner member user".split())
+# "I'm a dispatcher now", "I'm now a welder": any -er/-or noun is a role when it is said as the
+# speaker's state now (a trait, "a big reader", is not said with "now", and its words are refused)
+_ROLE_NOW = re.compile(
+    r"\b(?i:i(?:'m| am)) (?:(?i:now|officially) )?(?i:an? )(?P<v>(?:[a-z-]+ )?[a-z]{3,}(?:er|or))"
+    r"\b"
+)
+# "I got promoted to senior analyst", "they promoted me to charge nurse": the new role ("made" is
+# not a cue: "I was made redundant" is no role)
+_PROMOTED = re.compile(
+    r"\b(?i:i(?:'ve| have)? (?:just |finally |officially )?(?:got|been|was) promoted to|"
+    r"(?:they|[A-Z][\w-]*) promoted me to) (?i:an? )?(?P<v>[a-z][a-z-]+(?: [a-z][a-z-]+){0,2}?)"
+    r"(?=[.,;!?—–]| (?i:at|for|in|last|this|on|and|yesterday|today|now|after|starting)\b|$)"
+)
+_NOW_BEFORE = re.compile(r"(?i:now|officially) an? ")
+_NOT_A_ROLE_WORD = frozenset(
+    "big huge total bit little real true fan lover beginner member user reader learner eater sleeper riser "
+    "talker worrier thinker believer newcomer foreigner stranger owner survivor".split()
+)
 _RETIRED = re.compile(r"\b(?i:i(?:'m| am) (?:now |happily |fully |recently )?retired|since i retired)\b")
 
 
@@ -89,6 +108,17 @@ def role(sentence: str) -> tuple[str, str] | None:
     if match is not None and not _NEGATION.search(sentence[max(0, match.start() - 12) : match.start()]):
         value = (match.group("v") or match.group("v2")).lower()
         if not set(value.split()) & _NOT_A_ROLE_WORD:
+            return "fact:occupation", value
+    promoted = stated(_PROMOTED, sentence)
+    if promoted is not None and promoted.group("v").split()[0].lower() not in STOPWORDS:
+        return "fact:occupation", promoted.group("v").lower()
+    now = stated(_ROLE_NOW, sentence)
+    if now is not None and (
+        re.match(r" (?i:now|these days)\b", sentence[now.end() : now.end() + 12])
+        or _NOW_BEFORE.search(now.group(0))
+    ):
+        value = now.group("v").lower()
+        if not set(value.split()) & _NOT_A_ROLE_WORD and not _NEGATION.search(sentence[: now.start()][-12:]):
             return "fact:occupation", value
     retired = stated(_RETIRED, sentence)
     return None if retired is None else ("fact:occupation", "retired")
@@ -155,7 +185,7 @@ _HABIT = re.compile(
     r"\b(?i:i|we)(?:'ve| have)?(?: (?i:now|still|also|usually|regularly|mostly|currently|started|begun|"
     r"been|just|recently|always|often|sometimes|normally|even))*"
     r" (?P<verb>(?i:" + "|".join(sorted({*HABIT_VERBS, *_GERUND}, key=len, reverse=True)) + r"))s?"
-    r"(?: [a-z]+)?? (?P<prep>(?i:at|for|with|in)) (?P<v>" + _PLACE_NAME + "|" + _PLACE_PHRASE + r")"
+    r"(?: [a-z]+){0,2}? (?P<prep>(?i:at|for|with|in)) (?P<v>" + _PLACE_NAME + "|" + _PLACE_PHRASE + r")"
 )
 _GROUP_WORDS = re.compile(
     r"(?i:choir|chorale|chorus|club|group|band|orchestra|team|league|society|circle|ensemble|guild|"

@@ -9,18 +9,25 @@ paths use it without an import cycle.
 A subject is found four ways, in this order (the first reading of a subject wins):
 
 1. **PROFILE_SUBJECTS**: phrasings of common profile subjects that do not say "my X is"
-   ("I live in X", "we moved to X", "I accepted the offer from X", "I don't eat meat");
+   ("I live in X", "we moved to X", "now that I'm in X", "Home's X", "based out of X", "I've been
+   in X for years", "I accepted the offer from X", "I got a job at X", "X hired me", "I've been at
+   X for years", "I don't eat meat", "I'm doing keto");
 2. **MILESTONE** (the first typed reader): a named project's date ("we have to launch Project
    Atlas by March 14", "Atlas is on track for the 28th"), keyed `fact:<project>-deadline`, its value the date;
 3. **TYPED_READERS**: subjects of a kind, each by a reader of its own: a dated event ("my exam got
    moved to April 22", `fact:exam-date`), a work shift, each allergen (`fact:allergy-<allergen>`:
    a second allergy adds, it does not replace), a car by its model, the usual drink, the language
-   being learned, a pet named by its kind or breed, the reply layout, a weekly activity's days, a
-   group activity ("my running club"); then the readers by sentence structure of
+   being learned, a pet named by its kind or breed or got ("we adopted a cat named Luna"), the
+   reply layout, a weekly activity's days, a group activity ("my running club"), how many of a
+   household member ("we've got two kids", `fact:children-count`), a new thing named ("I got a new
+   phone, a Pixel 8", `fact:phone`); then the readers by sentence structure of
    memoryos.policies.subject_shapes (a role, a career, a habit at a place, an activity's weekly
    days, a group joined);
-4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X", every "my dog Biscuit";
-   a person by their relation (subject_shapes.relation_key: `fact:husband`, `fact:son-rafi`).
+4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X" (and "my Y's a X", the
+   "'s" read as "is" only before an article, an adverb, a name or a number), every "my dog
+   Biscuit", a relation named at the head of a clause without "my" ("Wife is Rosa."); a person by
+   their relation (subject_shapes.relation_key: `fact:husband`, `fact:son-rafi`), a name's "'s"
+   aside ("my wife Rosa's decided": Rosa).
 
 A subject phrase becomes a key through `normal_subject`: spelling (SUBJECT_WORDS), modifiers dropped
 (SUBJECT_MODIFIERS: "my *current* employer"), then synonyms (SUBJECT_ALIASES). What is NOT a lasting
@@ -33,6 +40,7 @@ from __future__ import annotations
 import re
 
 from memoryos.policies.capture import slug
+from memoryos.policies.mentions import ABBREVIATIONS
 from memoryos.policies.subject_shapes import (
     HEARSAY,
     MANY_RELATIONS,
@@ -72,18 +80,43 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"i(?:'ve| have)? (?:just |recently |now )?(?:joined|started at|started working (?:at|for))|"
             r"(?:still |now )?(?:working|employed) (?:at|for|by)|i took (?:a|the) job (?:at|with)|"
             r"(?:accepted|took) (?:an|the) (?:job |position )?offer (?:from|at)|"
-            r"i do [\w -]{1,40}? (?:for|at)|(?:my )?first (?:day|week) (?:at|with))\s+(?P<v>"
+            r"i do [\w -]{1,40}? (?:for|at)|(?:my )?first (?:day|week) (?:at|with)|"
+            # a new job said by how it was got: "I got a job at X", "I got hired by X"
+            r"i (?:just |finally )?got (?:a|the|my) (?:new |full-time |permanent )?job (?:at|with)|"
+            r"i(?:'ve| have)? (?:just |finally )?(?:got |been |was )?hired (?:at|by|on at))\s+(?P<v>"
             + _NAME
             + ")"
             + _NOT_THE_JOB,
         ),
         (
+            # years at a place of work: "I've been at Initech for six years" (hours at a hospital are not)
+            "employer",
+            r"\b(?i:i(?:'ve| have) been (?:working )?at) (?P<v>"
+            + _NAME
+            + r")(?= (?i:for (?:[\w-]+ )?(?:years|decades)|since (?:19|20)\d\d))",
+        ),
+        (
+            # the employer before the verb: "Stripe hired me", "Mercy General took me on full-time"
+            "employer",
+            r"(?:^|(?<=[.!?,;:—–] ))(?P<v>(?!(?:I|We|They|He|She|It|You|My|Our|Who|That|This)\b)"
+            + _NAME
+            + r") (?i:(?:just |finally |officially )?"
+            r"(?:hired me|took me on|offered me (?:a|the) (?:job|position)))",
+        ),
+        (
             "home",
-            r"\b(?i:(?:i|we) (?:now |still |both )?live in|"
+            # "I live in a WG in Freiburg", "we live in a flat in Leith": the place, not the dwelling
+            r"\b(?i:(?:i|we) (?:now |still |both )?live in (?:a|an|the|our|my) (?:[\w-]+ ){0,2}?"
+            r"(?:WG|flat|apartment|house|condo|studio|dorm|room|cottage|bungalow|townhouse|share|flatshare)"
+            r" in|(?:i|we) (?:now |still |both )?live in|"
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |still |officially |finally )*"
             r"(?:based|living|settled) in|"
             r"i(?:'ve| have) (?:always )?lived in|"
             r"(?P<bare>(?<=, )based in)|"
+            # "I'm based out of Tulsa", "we're renting in Leith now"
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |still )?(?:based out of|renting in)|"
+            # a home said as the ground of what follows: "now that I'm in Denver", "since we're in Oslo"
+            r"(?:now that|since) (?:i(?:'m| am)|we(?:'re| are)) (?:living |based |settled |finally )?in|"
             # "we're in Sarasota now", "I'm finally in Leeds for good": a home said by a change cue
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |finally |officially |permanently )?"
             r"(?:down |up |out |over )?in(?=\s+"
@@ -97,10 +130,33 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"bungalow|cottage|townhouse|townhome) in|"
             # a move said by its steps: closing on a house in X, unpacking in X, our new house in X
             r"(?:closed|closing) on (?:the|a|our) (?:new )?(?:house|home|place|condo|flat|apartment) in|"
+            # a move said done: "we finished the move to X", "I'm settling into X"
+            r"(?:finished|completed|done with|survived) (?:the|our|my) move to|"
+            r"(?:i(?:'m| am)|we(?:'re| are)) (?:slowly |finally |still )?settling (?:in(?:to)?|down in)"
+            r"(?: life in)?|"
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:still |finally )?unpacking "
             r"(?:boxes |everything |the boxes )?in|"
             r"(?:my|our) new (?:house|home|place|condo|flat|apartment) in|"
-            r"my (?:new )?home is (?:now )?(?:in )?)\s*(?P<v>" + _NAME + ")" + _NOT_A_HOME,
+            r"my (?:new )?home is (?:now )?(?:in )?|"
+            # the home said without "my", as a clause of its own: "Home's Abilene.", "— home is Leeds"
+            r"(?:(?<=^)|(?<=[.!?—–:;] )|(?<=, ))home(?:'s|’s| is) (?:now |still )?(?:in )?)\s*(?P<v>"
+            + _NAME
+            + ")"
+            + _NOT_A_HOME,
+        ),
+        (
+            # years in a place: "I've been in Denver for five years", "we've lived here since 2019"
+            "home",
+            r"\b(?i:(?:i|we)(?:'ve| have) been (?:living )?in) (?P<v>"
+            + _NAME
+            + r")(?= (?i:for (?:[\w-]+ )?(?:years|decades)|since (?:19|20)\d\d|since i was))",
+        ),
+        (
+            # "The move to Austin is done!", "our move to Leith went fine": the move said done
+            "home",
+            r"\b(?i:(?:the|our|my) move to) (?P<v>"
+            + _NAME
+            + r")(?= (?i:is|was|went|has been|'s) (?i:done|finished|complete|over|fine|smooth|official))",
         ),
         (
             "home-airport",
@@ -122,8 +178,11 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("name", r"\b(?i:call me|i go by|my name is|i(?:'m| am) called)\s+(?P<v>" + _NAME + ")"),
         (
             "diet",
-            r"\b(?i:i(?:'m| am|'ve gone| have gone| went|'ve become| have become| became) "
-            r"(?:now |fully |strictly |still |totally |completely )?(?:a )?)"
+            r"\b(?i:i(?:'m| am|'ve gone| have gone| went|'ve become| have become| became|"
+            r"'ve been| have been) "
+            r"(?:now |fully |strictly |still |totally |completely )?"
+            # a diet one is on: "I'm doing keto", "I'm on a vegan diet", "I'm eating paleo"
+            r"(?:(?:doing|on|eating|following|trying) (?:the |a |an )?)?(?:a )?)"
             rf"(?P<v>(?i:{_DIET_WORDS}))\b",
         ),
         (
@@ -137,6 +196,8 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "first-language",
             r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
             r"(?i:language|tongue)|\b(?i:i(?:'m| am) a native) (?P<v2>[A-Z][a-z]+) (?i:speaker)|"
+            # "as a native Tamil speaker, I ...": the phrase is the speaker's only when "I" follows
+            r"\b(?i:as a native) (?P<v5>[A-Z][a-z]+) (?i:speaker),? (?=I\b)|"
             r"\b(?i:i grew up speaking) (?P<v3>[A-Z][a-z]+)|"
             # the language named before "it's what I grew up speaking" / "it's my first language"
             r"\b(?!(?i:my|i|the|we|our|it|so|and|but|even|also)\b)(?P<v4>[A-Z][a-z]+)\b[^.;!?]{0,50}?\b"
@@ -189,8 +250,18 @@ _IS_MY = re.compile(
 
 # "my favourite editor is now Helix": the generic shape, its subject and its value.
 _MY_IS = re.compile(  # the subject in lower case: "my partner Sam is ..." names Sam, not a subject
-    r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?) (?i:is|are|has changed to|was changed to) "
+    r"\b(?i:my) (?P<s>[a-z]+(?:[ -][a-z]+){0,2}?)"
+    # "my phone's a Galaxy": "'s" is "is" before an article, an adverb, a name or a number; before a
+    # noun it is a possessive ("my mom's car is red" says nothing of the mom)
+    r"(?: (?i:is|are|has changed to|was changed to) |['’]s (?=(?i:a|an|the|now|still|actually|really|"
+    r"in|at|on|called|named|back)\b|[A-Z0-9]))"
     r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms|St|Mt|Prof)\.\s|[^.;!?,—–])+)"
+)
+# "Wife is Rosa.", "Husband's name is Tom": a relation named at the head of a clause, without "my".
+_BARE_RELATION = re.compile(
+    r"(?:^|(?<=[.!?—–:;] )|(?<=, ))(?:(?i:oh|so|and|also|btw|fyi)[,]? )?(?P<s>(?i:"
+    + "|".join(sorted({*SINGLE_RELATIONS, *MANY_RELATIONS}, key=len, reverse=True))
+    + r"))(?:['’]s name)? (?i:is|'s) (?P<v>[A-Z][\w'-]+)"
 )
 
 _MONTH = (
@@ -310,10 +381,21 @@ def subject_key(phrase: str) -> str:
 _hearsay, _stated = hearsay, stated  # memoryos.policies.subject_shapes
 
 
+def _one_sentence(value: str) -> str:
+    """A value cut where its sentence ends ("Abilene. I'm out" is "Abilene."), an abbreviation's
+    full stop aside ("St. Brendan's")."""
+    for end in re.finditer(r"[.!?]\s+", value):
+        word = re.findall(r"[\w'-]+$", value[: end.start()])
+        if not word or word[0].lower() not in ABBREVIATIONS:
+            return value[: end.start() + 1]
+    return value
+
+
 def _profile_value(subject: str, match: re.Match[str], sentence: str) -> str | None:
     value = next((v for name, v in match.groupdict().items() if name.startswith("v") and v), None)
     if value is None or _hearsay(match, sentence):
         return None
+    value = _one_sentence(value)
     if match.groupdict().get("bare") and not _FIRST_PERSON.search(sentence[: match.start()]):
         return None  # ", based in X" is the speaker's home only in a sentence about the speaker
     return DIET_SAID.get(value.lower(), value) if subject == "diet" else value
@@ -428,6 +510,46 @@ _CLUB = re.compile(
 )
 
 
+#: How many of a kind of household member the speaker has: "we've got two kids", "I have three
+#: cats", "Three kids under one roof now" (a count said with "now" is a change even without "I"),
+#: keyed `fact:<members>-count` ("kids" and "children" are one key), the value the count and the
+#: noun ("three kids"), which a later "three kids and a mortgage" restates (mentions, rule 1). A
+#: count someone else has ("my sister has two kids") is not the speaker's.
+COUNTS = {
+    **dict.fromkeys("one two three four five six seven eight".split(), ""),
+    **{str(n): "" for n in range(1, 10)},
+}
+_NUMBER_WORDS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six"}
+MEMBERS = {
+    "kids": "children",
+    "children": "children",
+    "grandkids": "grandchildren",
+    "grandchildren": "grandchildren",
+    "cats": "cats",
+    "dogs": "dogs",
+}
+_COUNT = r"(?P<n>(?i:" + "|".join(COUNTS) + r")) (?P<m>(?i:" + "|".join(MEMBERS) + r"))\b"
+_HOUSEHOLD = (
+    re.compile(
+        r"\b(?i:(?:i|we)(?:'ve| have)? got|(?:i|we) (?:now |still )?have|(?:i|we)(?:'re| are) raising|"
+        r"(?:my|our)|mom of|mum of|dad of|father of|mother of|parents? of) " + _COUNT
+    ),
+    re.compile(r"(?:^|(?<=[.!?—–:;,] )|(?<=\b(?i:so) ))" + _COUNT + r"(?=[^.;!?]{0,40}\b(?i:now)\b)"),
+)
+
+
+def household_count(sentence: str) -> tuple[str, str] | None:
+    for shape in _HOUSEHOLD:
+        match = stated(shape, sentence)
+        if match is not None and not _OTHERS.search(sentence[: match.start("n")]):
+            number = match.group("n").lower()
+            return (
+                f"fact:{MEMBERS[match.group('m').lower()]}-count",
+                f"{_NUMBER_WORDS.get(number, number)} {match.group('m').lower()}",
+            )
+    return None
+
+
 def _club(sentence: str) -> tuple[str, str] | None:
     match = _stated(_CLUB, sentence)
     if match is None:
@@ -456,7 +578,21 @@ def _learning(sentence: str) -> tuple[str, str] | None:
     return "fact:learning-language", match.group("v")
 
 
+# "we adopted a cat named Luna", "we got a puppy, Pepper": a new pet, its kind and its name
+_PET_GOT = re.compile(
+    r"\b(?i:(?:i|we)(?:'ve| have)? (?:just |finally |recently )?"
+    r"(?:got|adopted|rescued|brought home|took in)) "
+    r"(?i:an?|our|my) (?:(?i:new|little|rescue|sweet) )*(?P<s>(?i:"
+    + "|".join([*PET_KINDS, "puppy", "kitten"])
+    + r"))(?:,| (?i:named|called))? (?P<v>[A-Z][a-z]+)\b"
+)
+
+
 def _pet(sentence: str) -> tuple[str, str] | None:
+    got = _stated(_PET_GOT, sentence)
+    if got is not None:
+        kind = got.group("s").lower()
+        return f"fact:{PET_KINDS.get(kind) or {'puppy': 'dog', 'kitten': 'cat'}[kind]}", got.group("v")
     match = _PET_IS.search(sentence)
     if match is None:
         return None
@@ -464,6 +600,21 @@ def _pet(sentence: str) -> tuple[str, str] | None:
     before = sentence[max(0, match.start() - 80) : match.start()]
     names = [m.group(0) for m in _NAME_WORD.finditer(before) if m.group(0).lower() not in _NOT_A_PET_NAME]
     return (f"fact:{PET_KINDS[match.group('s').lower()]}", names[-1]) if names else None
+
+
+#: Things one has one of, named after a new one was got: "I got a new phone, a Pixel 8", "I bought a
+#: new laptop — a ThinkPad X1" (`fact:<thing>`, the value its name; "a new phone case" is no phone).
+THINGS = "phone laptop car truck bike tablet watch computer".split()
+_NEW_THING = re.compile(
+    r"\b(?i:(?:i|we)(?:'ve| have)? (?:just |finally )?(?:got|bought|have|picked up)(?: myself| us)?) "
+    r"(?i:an?|my) (?i:new) (?P<s>(?i:" + "|".join(THINGS) + r"))(?:,| —| –| -|:)? (?i:an? |the |my )?"
+    r"(?P<v>[A-Z][\w-]*(?: [A-Z0-9][\w-]*){0,2})"
+)
+
+
+def _new_thing(sentence: str) -> tuple[str, str] | None:
+    match = _stated(_NEW_THING, sentence)
+    return None if match is None else (f"fact:{match.group('s').lower()}", match.group("v"))
 
 
 def _car(sentence: str) -> tuple[str, str] | None:
@@ -498,7 +649,23 @@ def _event_date(sentence: str) -> tuple[str, str] | None:
     return f"fact:{event.group('e').lower()}-date", normal_date(date.group(0))
 
 
+# "I work nights now", "I'm back on days": a shift said by its time of day, plural
+_SHIFT_SAID = re.compile(
+    r"\b(?i:i (?:now |still |usually |mostly )?work(?:ing)?|"
+    r"i(?:'m| am) (?:now |back |still )?(?:on|working)) "
+    r"(?P<v>(?i:nights|days|evenings|overnights|earlies|lates))\b(?! (?i:off|a week|a month|per|in a row))"
+)
+
+
+_SHIFT_WORD = {"earlie": "early"}
+
+
 def _shift(sentence: str) -> tuple[str, str] | None:
+    said = _SHIFT_SAID.search(sentence)
+    # covering for someone, before or after, is temporary ("working nights to cover for Jo")
+    if said is not None and not (HEARSAY.search(sentence[: said.start()]) or _COVER.search(sentence)):
+        kind = said.group("v").lower().removesuffix("s").replace("overnight", "night")
+        return "fact:shift", f"{_SHIFT_WORD.get(kind, kind)} shift"
     match = _SHIFT.search(sentence)
     before = "" if match is None else sentence[: match.start()]
     if match is None or HEARSAY.search(before) or _COVER.search(before):
@@ -518,8 +685,25 @@ TYPED_READERS = (
     _reply_format,
     _schedule,
     _club,
+    household_count,
+    _new_thing,
     *SHAPE_READERS,
 )
+
+
+#: What a thing's passing condition is said with: "my phone is dead", "my car is in the shop", "my
+#: laptop is acting up". Such a "my X is Y" states no value of X (a flat battery is no new phone).
+_CONDITION = re.compile(
+    r"(?i:(?:so |really |totally |completely |basically |still |almost |nearly )?(?:dead|broken|charging|"
+    r"flat|busted|cracked|down|off|offline|slow|lagging|low|full|empty|lost|missing|stolen|fine|ok|okay|"
+    r"acting up|playing up|on the fritz|in the shop|at the shop|in for (?:repair|a service)|"
+    r"being (?:fixed|repaired|serviced)|out of (?:battery|charge|action)))(?![\w-])"
+)
+
+
+def condition(value: str) -> bool:
+    """Whether what "my X is ..." says is a passing condition of X, not its value."""
+    return _CONDITION.match(value.strip()) is not None
 
 
 def _keyed(subject: str, value: str) -> tuple[str, str] | None:
@@ -532,6 +716,8 @@ def _keyed(subject: str, value: str) -> tuple[str, str] | None:
             return None
         key = relation_key(said[-1], value) if len(said) == 1 else None
         return None if key is None else (key, value)
+    if condition(value):
+        return None  # "my phone is dead": how the thing is now, not which it is
     return subject_key(subject), value
 
 
@@ -557,8 +743,9 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
         keyed = None if said is None else _keyed(said.group("s"), said.group("v"))
         if keyed is not None:
             found.setdefault(*keyed)
-    for said in _MY_NAMED.finditer(sentence):  # "my husband Tom and our daughter Amara": both
-        keyed = _keyed(said.group("s"), said.group("v"))
+    for said in (*_MY_NAMED.finditer(sentence), *_BARE_RELATION.finditer(sentence)):
+        # "my husband Tom and our daughter Amara": both; "my wife Rosa's decided": Rosa
+        keyed = _keyed(said.group("s"), re.sub(r"['’]s$", "", said.group("v")))
         if keyed is not None:
             found.setdefault(*keyed)
     return list(found.items())
