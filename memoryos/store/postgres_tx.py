@@ -307,6 +307,25 @@ _INSERT_SOURCES = (
 )
 
 
+#: _TURNS_INTO_PAGES and the pages' lineage (_INSERT_SOURCES) in one statement, answering how
+#: many turns it moved (the tables differ and no row of unit_sources is another writer's: the
+#: pages' memory ids are new).
+_TURNS_INTO_PAGES_WITH_SOURCES = (
+    f"WITH moved AS ({_TURNS_INTO_PAGES} RETURNING 1), sourced AS ({_INSERT_SOURCES})"
+    " SELECT count(*) FROM moved"
+)
+#: A promotion's claim (stm_rowids).
+_CLAIM = (
+    "SELECT memory_id, rowid FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?"
+    " AND memory_id = ANY(?) ORDER BY rowid FOR UPDATE"
+)
+#: The same, on a transaction's first round trip: with the chain head and the rivals (_PEEK's) on
+#: every row, read once (a MATERIALIZED CTE: the probe runs once, not once per turn).
+_CLAIM_PEEKING = (
+    f"WITH p AS MATERIALIZED {_PEEKED} SELECT u.memory_id, u.rowid, p.seq, p.link, p.rivals"
+    " FROM units AS u, p WHERE u.tier = 'stm' AND u.user_scope = ? AND u.assistant_scope = ?"
+    " AND u.memory_id = ANY(?) ORDER BY u.rowid FOR UPDATE OF u"
+)
 #: sql_segments.grow_segments for many segments in one statement, the same way. A promotion locked
 #: the segments it grows (last_pages), in id order, before: the order this updates them in cannot
 #: deadlock; the rows come in id order all the same.
@@ -511,10 +530,15 @@ class PostgresTransaction(CommonRows, Transaction):
         if not moves:
             return
         updates = [page_update(rowid, page) for rowid, page in moves]
-        moved = self._conn.execute(_TURNS_INTO_PAGES, (_json_rows(updates),))
-        if moved.rowcount != len(moves):
+        sources = [pair for _, u in moves for pair in sources_of(u)]
+        if sources:
+            statement = (_TURNS_INTO_PAGES_WITH_SOURCES, (_json_rows(updates), _json_rows(sources)))
+            row = self._conn.execute(*statement).fetchone()
+            moved = -1 if row is None else int(row[0])
+        else:
+            moved = self._conn.execute(_TURNS_INTO_PAGES, (_json_rows(updates),)).rowcount
+        if moved != len(moves):
             raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
-        self._add_sources([pair for _, u in moves for pair in sources_of(u)])
 
     def _add_sources(self, pairs: Sequence[tuple[str, str]]) -> None:
         if pairs:
@@ -538,12 +562,13 @@ class PostgresTransaction(CommonRows, Transaction):
         lock is released, so it is left out."""
         if not memory_ids:
             return {}
-        rows = self._conn.execute(
-            "SELECT memory_id, rowid FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?"
-            " AND memory_id = ANY(?) ORDER BY rowid FOR UPDATE",
-            (user, assistant, list(memory_ids)),
-        )
-        return {str(m): int(r) for m, r in rows}
+        claim = (user, assistant, list(memory_ids))
+        if not self._peeks_now():
+            return {str(m): int(r) for m, r in self._conn.execute(_CLAIM, claim)}
+        self._reads_head = False  # this statement reads it (when it claims any turn)
+        rows = self._conn.execute(_CLAIM_PEEKING, (self._chain_id, self._chain_id, *claim)).fetchall()
+        self._head_read = rows[0][2:] if rows else None
+        return {str(row[0]): int(row[1]) for row in rows}
 
     def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
         """In a write, the segments are locked first (in id order): a promotion decides where its
