@@ -257,23 +257,23 @@ APPLICATION = "memoryos"
 #: The advisory lock class (two-int key space, with the chain id's hash) that a chain's writers
 #: hold shared from their first round trip to their commit: what tells a writer its rivals in flight.
 WRITER_LOCK_CLASS = 0x777274
-#: The other writers of the chain in flight (0, else 1: at least one), and this writer marked as in
-#: flight, in one lock-manager probe each: the exclusive lock is granted only when nobody else holds
-#: the shared one (a transaction's own locks never conflict with it), and it is released at once
-#: (session level, released in the same expression: nothing outlives the statement). Counting the
-#: backends' shared status instead (pg_stat_get_activity) cost 40-130 µs of server time a call;
-#: these cost a few µs. The lock is held shared by every writer, so no writer ever waits on it but
-#: for the instant another one holds it exclusively here.
+#: The other writers of the chain in flight (0 when none, else 1 or 2), and this writer marked as
+#: in flight, in two lock-manager probes that never wait: the exclusive lock is granted only when
+#: nobody else holds the shared one (a transaction's own locks never conflict with it), and it is
+#: released at once (session level, in the same expression: nothing outlives the statement). A
+#: writer that finds the shared one held exclusively for that instant (another writer probing) is
+#: not marked, and counts that writer as a rival. Counting the backends' shared status instead
+#: (pg_stat_get_activity) cost 40-130 µs of server time a call; these cost a few µs.
 _RIVALS = (
     f"CASE WHEN pg_try_advisory_lock({WRITER_LOCK_CLASS}, k)"
     f" THEN 1 - CAST(pg_advisory_unlock({WRITER_LOCK_CLASS}, k) AS INT) ELSE 1 END"
-    f" + length(CAST(pg_advisory_xact_lock_shared({WRITER_LOCK_CLASS}, k) AS TEXT))"
+    f" + CASE WHEN pg_try_advisory_xact_lock_shared({WRITER_LOCK_CLASS}, k) THEN 0 ELSE 1 END"
 )
 #: The chain head read unlocked, and the rivals in flight (its parameters: the chain id twice). A
 #: chain with no head row yet answers NULLs: its first seal is made on the locked head.
 _PEEKED = (
-    f"(SELECT h.seq, h.link, w.rivals FROM (SELECT {_RIVALS} AS rivals FROM (SELECT hashtext(?) AS k) AS key) AS w"
-    " LEFT JOIN receipt_chains AS h ON h.chain_id = ?)"
+    f"(SELECT h.seq, h.link, w.rivals FROM (SELECT {_RIVALS} AS rivals"
+    " FROM (SELECT hashtext(?) AS k) AS key) AS w LEFT JOIN receipt_chains AS h ON h.chain_id = ?)"
 )
 _PEEK = f"SELECT seq, link, rivals FROM {_PEEKED} AS p"
 #: An STM turn's insert, answering its rowid and the STM count of its scope before it.
@@ -351,7 +351,7 @@ _SAVEPOINT = "receipts"
 
 def seal_optimistically(rivals: int) -> bool:
     """Seal on the head read unlocked only when no other writer was in flight as it was read
-    (`rivals`: how many were, or 1 for "at least one").
+    (`rivals`: 0 when none was, else at least 1).
 
     A rival in flight then has already written and is nearer its commit than we are: it most
     likely takes the seq the guess is made on, and a lost guess costs more than the round trip
@@ -454,7 +454,8 @@ class PostgresTransaction(CommonRows, Transaction):
 
     def flush_receipts(self) -> int:
         """Seal pending drafts onto the chain head read on the first round trip (or, without one or
-        when a rival was in flight as it was read, on the head locked now); commit() sends them with the COMMIT."""
+        when a rival was in flight as it was read, on the head locked now); commit() sends them
+        with the COMMIT."""
         if not self._drafts:
             return 0
         self._conn.before_sync = None  # what is asked from now on is the seal's own business

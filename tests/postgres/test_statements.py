@@ -26,16 +26,16 @@ __all__ = ["pg_url"]
 @contextmanager
 def queued() -> Iterator[list[str]]:
     """The SQL of every statement the store's transactions queue while inside."""
-    sent: list[str] = []
+    statements: list[str] = []
     original = postgres_tx.Marked._send
 
-    def send(self: postgres_tx.Marked, statement: postgres_tx.Sent) -> postgres_tx.Sent:
-        sent.append(statement.sql)
-        return original(self, statement)
+    def send(self: postgres_tx.Marked, sent: postgres_tx.Sent) -> postgres_tx.Sent:
+        statements.append(sent.sql)
+        return original(self, sent)
 
     postgres_tx.Marked._send = send  # type: ignore[method-assign]
     try:
-        yield sent
+        yield statements
     finally:
         postgres_tx.Marked._send = original  # type: ignore[method-assign]
 
@@ -44,9 +44,9 @@ def _head_reads(statements: list[str]) -> int:
     """Unlocked reads of the chain head: not the locked one, nor the seal's update, nor the insert
     that makes the chain's row."""
     locked = "FROM receipt_chains WHERE chain_id = %s FOR UPDATE"
+    writes = ("WITH head", "INSERT INTO receipt_chains")
     return sum(
-        "receipt_chains" in sql and locked not in sql and not sql.startswith(("WITH head", "INSERT INTO receipt_chains"))
-        for sql in statements
+        "receipt_chains" in sql and locked not in sql and not sql.startswith(writes) for sql in statements
     )
 
 
@@ -89,7 +89,7 @@ def test_grown_segments_are_one_statement(pg_url: str) -> None:
     """Three segments grown cost what one does (one UPDATE per segment before), and each grows
     as the shared way grows it."""
     store = _store(pg_url)
-    segments = [Segment(uuid7(), USER, ASSISTANT, {"rust": 2}, "summary", 3, 2, 3, 4, 1, 1, True) for _ in range(3)]
+    segments = [Segment(uuid7(), USER, ASSISTANT, {"rust": 2}, "summary", 3, 2, 3, 4, 1, 1) for _ in range(3)]
     with store.write("store") as tx:
         for segment in segments:
             tx.put_segment(segment)
