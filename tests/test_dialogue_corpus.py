@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ def test_each_conversation_is_two_speakers_over_dated_sessions_of_about_550_turn
         speakers = {t.text.split(":", 1)[0] for t in turns}
         assert len(speakers) == 2
         for session in convo.sessions:  # the speakers take turns
-            assert all(a.role != b.role for a, b in zip(session, session[1:], strict=False))
+            assert all(a.role != b.role for a, b in itertools.pairwise(session))
 
 
 def test_questions_name_the_speaker_whose_own_turns_are_the_evidence() -> None:
