@@ -18,7 +18,6 @@ from memoryos.retrieval.terms import query_words
 from memoryos.scope import ScopeKey
 from memoryos.settings import Config
 from memoryos.store.base import SearchPlan, Store
-from memoryos.store.rows import Hit as StoreHit
 from memoryos.store.rows import Unit
 from receipts import uuid7
 
@@ -48,10 +47,7 @@ class Retriever:
     def recall(self, sk: ScopeKey, query: str, k: int, moment: int, now: int, *, explain: bool) -> Recall:
         plan = self.plan(sk, query)
         found = [] if plan is None else self.store.search(plan, sk.user, sk.assistant, moment, _fetch(k))
-        units, scores = with_replies(
-            [h.unit for h in found], [h.score for h in found], self.replies(sk, found[:k], moment)
-        )
-        chosen = self.spend(sk, plan, units, scores, k)
+        chosen = self.spend(sk, plan, [h.unit for h in found], [h.score for h in found], k)
         run_id = self.retrieved(sk, [unit for unit, _ in chosen], now)
         hits = [_hit(unit, candidate) for unit, candidate in chosen]
         excluded = (
@@ -82,20 +78,6 @@ class Retriever:
                 candidates.append(ranking.Candidate(unit.ref, score, unit.source_ids or (unit.memory_id,)))
         by_ref = {u.ref: u for u in units}
         return [(by_ref[c.ref], c) for c in ranking.spend(candidates, k)]
-
-    def replies(self, sk: ScopeKey, found: Sequence[StoreHit], moment: int) -> list[tuple[Unit, float]]:
-        """The reply to each matching question turn among the best hits, at a share of its score
-        (ranking.REPLY_SHARE): the unit this scope stored next, when it answers the question."""
-        asked = [h for h in found if h.unit.rowid is not None and ranking.asks(h.unit)]
-        if not asked:
-            return []
-        replies = []
-        with self.store.read() as tx:
-            for hit in asked:
-                after = tx.units_page(hit.unit.rowid or 0, 1, sk.user, sk.assistant)
-                if after and ranking.replies_to(after[0], hit.unit, moment):
-                    replies.append((after[0], ranking.REPLY_SHARE * hit.score))
-        return replies
 
     def turn_scores(self, sk: ScopeKey, plan: SearchPlan, derived: Sequence[Unit]) -> dict[str, float]:
         """BM25 of each source turn's own text under the query's plan (turns of derived units only)."""
@@ -190,22 +172,6 @@ class Retriever:
             )
             for s in hottest
         ]
-
-
-def with_replies(
-    units: Sequence[Unit], scores: Sequence[float], replies: Sequence[tuple[Unit, float]]
-) -> tuple[list[Unit], list[float]]:
-    """The ranked units with the replies added after them; a reply that also matched on its own
-    words keeps the better of its two scores."""
-    best = dict(zip((u.ref for u in units), scores, strict=True))
-    extra: dict[str, Unit] = {}
-    for unit, score in replies:
-        if score > best.get(unit.ref, 0.0):
-            best[unit.ref] = score
-        if unit.ref not in {u.ref for u in units}:
-            extra.setdefault(unit.ref, unit)
-    merged = [*units, *extra.values()]
-    return merged, [best[u.ref] for u in merged]
 
 
 def _key_terms(text: str) -> set[str]:

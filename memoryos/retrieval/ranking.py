@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from memoryos.store.base import ScopeStats, SearchPlan
-from memoryos.store.rows import Unit
 
 K1 = 1.2
 B = 0.75
@@ -21,11 +20,6 @@ MAX_QUERY_WORDS = 32
 # A derived unit names a turn as evidence only if it matches at least this share of its best turn's
 # score: a weak match would take a turn slot from better evidence.
 EVIDENCE_SHARE = 0.5
-# The turn right after a matching question (the other speaker's reply) is a hit of its own at this
-# share of the question's score: "What have you been researching?" -> "Adoption agencies, mostly."
-# holds the answer without a word of the query. Below 1, the reply never outranks its question.
-REPLY_SHARE = 0.5
-REPLY_WINDOW_US = 10 * 60 * 1_000_000  # a reply comes within ten minutes of its question
 
 
 def idf(documents: int, frequency: int) -> float:
@@ -79,25 +73,6 @@ def evidence(
         return tuple(sources[:1])
     strong = [t for t in sources if scores.get(t, 0.0) >= max(share * best, 1e-12)]
     return tuple(sorted(strong, key=lambda t: (-scores[t], order[t]))[:limit])
-
-
-def asks(unit: Unit) -> bool:
-    """Whether a unit is a turn that asks something: its reply may answer it in other words."""
-    return unit.tier in ("stm", "mtm") and len(unit.source_ids) <= 1 and "?" in unit.body
-
-
-def replies_to(reply: Unit, question: Unit, moment: int) -> bool:
-    """Whether `reply`, the unit stored next in the question's scope, is the other speaker's
-    answer to it: a turn, valid at `moment`, by another role, soon after the question."""
-    return (
-        reply.tier in ("stm", "mtm")
-        and len(reply.source_ids) <= 1
-        and reply.status in ("active", "stale")
-        and reply.valid_from <= moment
-        and (reply.valid_until is None or moment < reply.valid_until)
-        and reply.role != question.role
-        and 0 <= reply.created_at - question.created_at <= REPLY_WINDOW_US
-    )
 
 
 @dataclass(frozen=True)
