@@ -27,6 +27,7 @@ import random
 import re
 import sqlite3
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -37,6 +38,9 @@ from pathlib import Path
 
 import memoryos
 from memoryos.testing import FakeClock
+
+sys.path.insert(0, str(Path(__file__).parent))
+import dialogue_corpus  # a sibling module: bench/ is not a package
 
 # (statement by the user, question asked later, slots). A question shares some words with its
 # statement, usually in another inflection, and rarely all of them.
@@ -236,19 +240,30 @@ def generate(users: int, sessions: int, rng: random.Random, chatter: int = 20) -
 
 
 Ranker = Callable[[str], list[str]]  # question -> turn ids, best first
+AnyConversation = Conversation | dialogue_corpus.Conversation
+AnyQuestion = Question | dialogue_corpus.Question
 
 
-def memoryos_rankers(conversations: Sequence[Conversation], folder: Path) -> dict[str, Ranker]:
+START = datetime(2026, 1, 5, 9, tzinfo=UTC)
+
+
+def session_times(convo: Conversation | dialogue_corpus.Conversation) -> list[datetime]:
+    """When each session starts: a dialogue's own dates, else one session every three days."""
+    if isinstance(convo, dialogue_corpus.Conversation):
+        return convo.dates
+    return [START + timedelta(days=3 * s) for s in range(len(convo.sessions))]
+
+
+def memoryos_rankers(conversations: Sequence[AnyConversation], folder: Path) -> dict[str, Ranker]:
     """Every turn through remember(at=session time), maintain() at each session end."""
-    start = datetime(2026, 1, 5, 9, tzinfo=UTC)
-    clock = FakeClock(start=start, tick=timedelta(0))
+    clock = FakeClock(start=START, tick=timedelta(0))
     mem = memoryos.open(folder / "recall.db", clock=clock, durability="normal")
     ids: dict[str, str] = {}
     rankers: dict[str, Ranker] = {}
     for convo in conversations:
         scope = memoryos.Scope(user=convo.user, assistant="bench")
-        for s, turns in enumerate(convo.sessions):
-            at = start + timedelta(days=3 * s)
+        sessions: Sequence[Sequence[Turn | dialogue_corpus.Turn]] = convo.sessions
+        for turns, at in zip(sessions, session_times(convo), strict=True):
             for i, turn in enumerate(turns):
                 clock.now = at + timedelta(seconds=30 * i)
                 stored = mem.remember(scope, turn.text, role=turn.role, at=clock.now)
@@ -256,7 +271,7 @@ def memoryos_rankers(conversations: Sequence[Conversation], folder: Path) -> dic
             clock.now = at + timedelta(hours=2)
             mem.maintain(now=clock.now)
         rankers[convo.user] = _memoryos_ranker(mem, scope, ids)
-    clock.now = start + timedelta(days=3 * len(conversations[0].sessions) + 1)
+    clock.now = max(session_times(c)[-1] for c in conversations) + timedelta(days=1)
     return rankers
 
 
@@ -285,7 +300,7 @@ def _words(text: str) -> list[str]:
     return [_plural(w.lower()) for w in _WORD.findall(text)]
 
 
-def bm25_ranker(turns: Sequence[Turn], k1: float = 1.2, b: float = 0.75) -> Ranker:
+def bm25_ranker(turns: Sequence[Turn | dialogue_corpus.Turn], k1: float = 1.2, b: float = 0.75) -> Ranker:
     """Plain Okapi BM25 over one user's raw turns (lowercase words, a plural stemmer)."""
     docs = [Counter(_words(t.text)) for t in turns]
     lengths = [sum(d.values()) for d in docs]
@@ -308,7 +323,7 @@ def bm25_ranker(turns: Sequence[Turn], k1: float = 1.2, b: float = 0.75) -> Rank
     return rank
 
 
-def fts5_ranker(turns: Sequence[Turn]) -> Ranker:
+def fts5_ranker(turns: Sequence[Turn | dialogue_corpus.Turn]) -> Ranker:
     """A plain SQLite FTS5 table with the porter tokenizer over one user's raw turns."""
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE t USING fts5 (body, tokenize = 'porter unicode61')")
@@ -331,8 +346,9 @@ class Scores:
     hit: list[float] = field(default_factory=list)
     rr: list[float] = field(default_factory=list)
     multi_hop: list[float] = field(default_factory=list)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
 
-    def add(self, ranked: Sequence[str], question: Question, k: int) -> None:
+    def add(self, ranked: Sequence[str], question: AnyQuestion, k: int) -> None:
         top = list(ranked)[:k]
         found = len(question.evidence & set(top)) / len(question.evidence)
         self.recall.append(found)
@@ -341,6 +357,7 @@ class Scores:
         self.rr.append(0.0 if first is None else 1.0 / (first + 1))
         if question.hops > 1:
             self.multi_hop.append(found)
+        self.by_kind.setdefault(_kind(question), []).append(found)
 
     def summary(self) -> dict[str, float]:
         return {
@@ -348,10 +365,17 @@ class Scores:
             "hit": statistics.fmean(self.hit),
             "mrr": statistics.fmean(self.rr),
             "multi_hop_recall": statistics.fmean(self.multi_hop) if self.multi_hop else 0.0,
+            **{f"kind:{kind}": statistics.fmean(found) for kind, found in sorted(self.by_kind.items())},
         }
 
 
-def evaluate(conversations: Sequence[Conversation], k: int, folder: Path) -> dict[str, dict[str, float]]:
+def _kind(question: AnyQuestion) -> str:
+    if isinstance(question, dialogue_corpus.Question):
+        return question.kind
+    return "multi_hop" if question.hops > 1 else "single"
+
+
+def evaluate(conversations: Sequence[AnyConversation], k: int, folder: Path) -> dict[str, dict[str, float]]:
     started = time.perf_counter()
     ours = memoryos_rankers(conversations, folder)
     scores = {"memoryos": Scores(), "bm25": Scores(), "fts5_porter": Scores()}
@@ -370,6 +394,22 @@ def evaluate(conversations: Sequence[Conversation], k: int, folder: Path) -> dic
     return results
 
 
+def _setup(args: argparse.Namespace, turns: int, questions: int) -> list[str]:
+    if args.shape == "dialogue":
+        return [
+            f"Command: `python bench/bench_recall.py --shape dialogue --conversations {args.conversations}"
+            f" --seed {args.seed} --k {args.k}`",
+            f"Data: {args.conversations} generated two-person conversations (bench/dialogue_corpus.py),"
+            f" {turns:,} turns, {questions:,} questions.",
+        ]
+    return [
+        f"Command: `python bench/bench_recall.py --users {args.users} --sessions {args.sessions}"
+        f" --chatter {args.chatter} --seed {args.seed} --k {args.k}`",
+        f"Data: {args.users} generated users, {args.sessions} sessions each, {turns:,} turns,"
+        f" {questions:,} questions ({len(HOPS)} of each user's need two turns).",
+    ]
+
+
 def report(results: dict[str, dict[str, float]], args: argparse.Namespace, turns: int, questions: int) -> str:
     ours = results["memoryos"]
     lines = [
@@ -377,17 +417,15 @@ def report(results: dict[str, dict[str, float]], args: argparse.Namespace, turns
         "",
         f"Machine: {os.cpu_count()} cores, Python {platform.python_version()},"
         f" SQLite {sqlite3.sqlite_version}.",
-        f"Command: `python bench/bench_recall.py --users {args.users} --sessions {args.sessions}"
-        f" --chatter {args.chatter} --seed {args.seed} --k {args.k}`",
-        f"Data: {args.users} generated users, {args.sessions} sessions each, {turns:,} turns,"
-        f" {questions:,} questions ({len(HOPS)} of each user's need two turns). Protocol of the held-out"
-        " benchmark: remember(at=session time), maintain() at each session end, recall(k=10), hits"
-        f" flattened through source_ids, the first {args.k} distinct turns scored.",
+        *_setup(args, turns, questions),
+        "Protocol of the held-out benchmark: remember(at=session time), maintain() at each session end,"
+        f" recall(k=10), hits flattened through source_ids, the first {args.k} distinct turns scored.",
         "",
         f"| ranker | evidence recall@{args.k} | hit@{args.k} | MRR | multi-hop recall@{args.k} |",
         "|---|---|---|---|---|",
     ]
-    for name in ("memoryos", "bm25", "fts5_porter"):
+    rankers = ("memoryos", "bm25", "fts5_porter")
+    for name in rankers:
         r = results[name]
         lines.append(
             f"| {name} | {r['recall']:.3f} | {r['hit']:.3f} | {r['mrr']:.3f} | {r['multi_hop_recall']:.3f} |"
@@ -399,6 +437,10 @@ def report(results: dict[str, dict[str, float]], args: argparse.Namespace, turns
             f"{ours[m] / base[m]:.2f}x" if base[m] else "n/a" for m in ("recall", "hit", "mrr")
         )
         lines.append(f"| vs {name} | {cells} |")
+    kinds = sorted(m for m in ours if m.startswith("kind:"))
+    lines += ["", "| recall@k by question kind | " + " | ".join(rankers) + " |", "|---|---|---|---|"]
+    for kind in kinds:
+        lines.append(f"| {kind[5:]} | " + " | ".join(f"{results[n][kind]:.3f}" for n in rankers) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -406,14 +448,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--users", type=int, default=12, help="generated users (scopes)")
-    parser.add_argument("--sessions", type=int, default=8, help="sessions per user")
-    parser.add_argument("--chatter", type=int, default=24, help="chit-chat turns per session")
+    parser.add_argument(
+        "--shape",
+        choices=("facts", "dialogue"),
+        default="facts",
+        help="facts: users telling an assistant facts (default); dialogue: LoCoMo-shaped two-person"
+        " conversations (bench/dialogue_corpus.py)",
+    )
+    parser.add_argument("--users", type=int, default=12, help="facts: generated users (scopes)")
+    parser.add_argument("--sessions", type=int, default=8, help="facts: sessions per user")
+    parser.add_argument("--chatter", type=int, default=24, help="facts: chit-chat turns per session")
+    parser.add_argument("--conversations", type=int, default=10, help="dialogue: conversations (scopes)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--k", type=int, default=10, help="distinct turns scored per question")
     parser.add_argument("--out", default="bench/results/recall.md", help="markdown results file ('' to skip)")
     args = parser.parse_args()
-    conversations = generate(args.users, args.sessions, random.Random(args.seed), args.chatter)
+    rng = random.Random(args.seed)
+    conversations: Sequence[AnyConversation] = (
+        dialogue_corpus.generate(args.conversations, rng)
+        if args.shape == "dialogue"
+        else generate(args.users, args.sessions, rng, args.chatter)
+    )
     with tempfile.TemporaryDirectory(prefix="memoryos-recall-") as folder:
         results = evaluate(conversations, args.k, Path(folder))
     turns = sum(len(s) for c in conversations for s in c.sessions)
