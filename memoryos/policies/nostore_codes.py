@@ -165,7 +165,9 @@ def _codes_after(folded: str, position: int) -> tuple[int, int, list[str]] | Non
 
 # The seed of a one-time-password app, as its QR code holds it: "otpauth://totp/GitHub:me?secret=JBSW...".
 # Whoever has it makes the second factor: a code that opens the account like a recovery code.
-_OTPAUTH_SECRET = re.compile(r"otpauth://[a-z]{4}/[^\s?]{0,200}\?(?:[^\s#]{0,200}?&)?secret=(?P<v>[a-z2-7=]{16,128})")
+_OTPAUTH_SECRET = re.compile(
+    r"otpauth://[a-z]{4}/[^\s?]{0,200}\?(?:[^\s#]{0,200}?&)?secret=(?P<v>[a-z2-7=]{16,128})"
+)
 
 
 def find_recovery_codes(text: str) -> Iterator[tuple[int, int]]:
@@ -212,7 +214,9 @@ def _wifi_pairs(text: str, folded: str) -> Iterator[tuple[int, int]]:
 
 # The Wi-Fi QR code's text ("WIFI:T:WPA;S:HomeNet;P:j3PQqkbrb3yS;;"): fields separated by ";", with
 # "\;" escaping one; "P:" is the password. Fields and value are bounded, so a long run costs one pass.
-_WIFI_QR = re.compile(r"(?<![a-z])wifi:(?:(?:[^;\\\n]|\\.){0,64};){0,6}?p:(?P<v>(?:[^;\\\n]|\\.){1,63})(?:;|$)")
+_WIFI_QR = re.compile(
+    r"(?<![a-z])wifi:(?:(?:[^;\\\n]|\\.){0,64};){0,6}?p:(?P<v>(?:[^;\\\n]|\\.){1,63})(?:;|$)"
+)
 
 
 def _wifi_qr_codes(text: str, folded: str) -> Iterator[tuple[int, int]]:
