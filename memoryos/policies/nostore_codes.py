@@ -110,7 +110,7 @@ RECOVERY_HINTS: tuple[str, ...] = (
     "recovery", "backup", "back-up", "scratch", "emergency", "one-time", "2fa", "two-factor", "mfa", "otp",
     "récup", "recup", "secours", "sauvegarde", "wiederherstellungs", "notfall", "sicherungs", "respaldo",
     "seguridad", "seguran", "reserva", "riserva", "herstel", "zapasow", "odzysk", "jednoraz", "återställ",
-    "reservkod", "gendannelse", "otpauth", "リカバリー", "バックアップ", "恢复", "备用", "복구",
+    "reservkod", "gendannelse", "otpauth", "authenticator", "リカバリー", "バックアップ", "恢复", "备用", "복구",
 )  # fmt: skip
 _LIST_CONNECTOR = re.compile(
     r"(?:[ \t]*\([^()\n]{1,30}\))?(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
@@ -170,6 +170,22 @@ _OTPAUTH_SECRET = re.compile(
 )
 
 
+# A TOTP seed as authenticator apps print it for typing in: base32 in groups of four ("7K53 RZEP BDE3
+# 3WO4 ..."), after a word of the second factor. Four groups or more: a seed holds 80 bits or more.
+_SPACED_SEED = re.compile(r"(?<![A-Za-z0-9])[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,15}(?![A-Za-z0-9])")
+_SEED_CONTEXT = re.compile(r"mfa|2fa|totp|two-factor|authenticator|otp")
+_SEED_WINDOW = 40
+
+
+def _spaced_seeds(text: str, folded: str) -> Iterator[tuple[int, int]]:
+    for match in _SPACED_SEED.finditer(text):
+        seed = match.group()
+        if not (any(c.isdigit() for c in seed) and any(c.isalpha() for c in seed)):
+            continue
+        if _SEED_CONTEXT.search(folded, max(0, match.start() - _SEED_WINDOW), match.start()):
+            yield match.span()
+
+
 def find_recovery_codes(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
     for keyword in _RECOVERY_KEYWORD.finditer(folded):
@@ -178,6 +194,7 @@ def find_recovery_codes(text: str) -> Iterator[tuple[int, int]]:
             yield found[0], found[1]
     if "otpauth://" in folded:
         yield from (match.span("v") for match in _OTPAUTH_SECRET.finditer(folded))
+    yield from _spaced_seeds(text, folded)
 
 
 # --- Wi-Fi passwords ------------------------------------------------------------------------------

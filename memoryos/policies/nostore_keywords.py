@@ -17,7 +17,8 @@ from memoryos.policies.nostore_window import MAX_WINDOW_WORDS, opens_clause, pro
 
 # Password-like words: a value after them may be short and purely numeric (PINs, "123456").
 PASSWORD_WORDS: tuple[str, ...] = (
-    "password", "passwd", "pwd", "pw", "passphrase", "pass phrase", "passcode", "pass code", "passwort", "kennwort",
+    "password", "passwd", "pwd", "pw", "passphrase", "pass phrase", "passcode", "pass code", "passwort",
+    "kennwort",
     "contraseña", "contrasena", "clave", "clave de acceso", "mot de passe", "mdp", "code d'accès", "senha",
     "palavra-passe", "palavra passe", "parola", "parolă", "parola d'ordine", "wachtwoord", "hasło", "haslo",
     "lösenordet", "lösenord", "losenord", "passordet", "passord", "adgangskode", "salasana", "heslo",

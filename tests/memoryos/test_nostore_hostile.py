@@ -120,10 +120,11 @@ def test_each_family_costs_linear_time_on_its_own_triggers(name: str, prose_seco
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FAMILIES))
 def test_each_family_costs_linear_time_on_common_shapes(name: str, prose_seconds: float) -> None:
+    half = SIZE // 2
     shapes = itertools.chain(
         ((f"repeat {shape!r}", _repeat(shape)) for shape in SHAPES),
         ((f"{shape!r} + digits", _repeat(shape + "1234 ")) for shape in SHAPES),
-        ((f"nest {opening!r}", _repeat(opening, SIZE // 2) + _repeat(_CLOSING.get(opening, opening), SIZE // 2))
+        ((f"nest {opening!r}", _repeat(opening, half) + _repeat(_CLOSING.get(opening, opening), half))
          for opening in _NESTINGS),
     )  # fmt: skip
     assert _slow_inputs(name, prose_seconds, shapes) == []

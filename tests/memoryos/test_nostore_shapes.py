@@ -52,6 +52,9 @@ POSITIVES = [
         "KRSXG5CTMVRXEZLUKN2XAZLSKNSX",
         "recovery_codes",
     ),
+    # a TOTP seed printed in groups of four for typing in
+    ("Authenticator setup key: MZXW 6YTB OI3D GNBV", "MZXW 6YTB OI3D GNBV", "recovery_codes"),
+    ("2FA seed (key) for the ops account: KRSX G5CT MVRX EZLU", "KRSX G5CT MVRX EZLU", "recovery_codes"),
     # "pw" and arrows of other lengths and scripts
     ("pw for grafana admin -> Tamb0ur1ne%12", "Tamb0ur1ne%12", "password_assignment"),
     ("pw for the nas --> cobalt-otter-meadow-42", "cobalt-otter-meadow-42", "password_assignment"),
@@ -94,6 +97,8 @@ NEAR_MISSES = [
     "WIFI:T:nopass;S:Guest;;",
     "otpauth://totp/X?secret=EXAMPLE",
     "Backup codes (Microsoft) – keep safe: in the vault",
+    "MFA rollout: WEEK FOUR DONE, TEAM BLUE NEXT",
+    "part numbers AB12 CD34 EF56 GH72 for the rack",
 ]
 
 
