@@ -26,8 +26,9 @@ from memoryos.policies.nostore_normalize import normalize
 from memoryos.policies.nostore_rules import installed_table
 
 SIZE = 64 * 1024
-# Generous for a loaded machine (timings of one family against the whole scan of prose, best of
-# two), yet below what a quadratic path costs at 64 KiB.
+# Generous for a loaded machine (one family against the whole scan of prose; the keyword finders, the
+# dearest linear ones, cost up to about 12 times it), yet below what a quadratic path costs at 64 KiB
+# (60 to 130 times it before the fixes; the postal window 12 to 24 times).
 FAMILY_BOUND = 20.0
 SCAN_BOUND = 25.0
 
@@ -57,13 +58,13 @@ def _family_triggers(name: str) -> tuple[str, ...]:
     family = FAMILIES[name]
     words = list(family.hints)
     if name == "password_assignment":
-        words += [*nostore_keywords.PASSWORD_WORDS[:12], *nostore_keywords.PIN_WORDS[:3], "login", "passwd="]
+        words += [*nostore_keywords.PASSWORD_WORDS[:6], *nostore_keywords.PIN_WORDS[:2], "login", "passwd="]
     if name == "credential_assignment":
-        words += [*nostore_keywords.CREDENTIAL_WORDS[:12], "token="]
+        words += [*nostore_keywords.CREDENTIAL_WORDS[:6], "token="]
     if name == "wifi_password":
-        words += [*nostore_codes.WIFI_KEY_WORDS[:8], "wifi ", "WIFI:T:WPA;S:"]
+        words += [*nostore_codes.WIFI_KEY_WORDS[:4], "wifi ", "WIFI:T:WPA;S:"]
     if name == "provider_token":
-        words += sorted(installed_table().hints)[:40]
+        words += sorted(installed_table().hints)[:24]
     return tuple(dict.fromkeys(words))
 
 
@@ -95,16 +96,18 @@ def prose_seconds() -> float:
     return statistics.median(_elapsed(lambda: scan(text)) for _ in range(3))
 
 
-def _family_seconds(name: str, text: str) -> float:
-    finder = FAMILIES[name].find
-    copy = normalize(text).text
-    return min(_elapsed(lambda: list(finder(copy))) for _ in range(2))
+def _seconds_within(work: Callable[[], object], bound: float) -> float:
+    """The time of `work`, timed again when over `bound`: a load spike is not a slow path twice."""
+    seconds = _elapsed(work)
+    return seconds if seconds <= bound else min(seconds, _elapsed(work))
 
 
 def _slow_inputs(name: str, prose: float, inputs: Iterator[tuple[str, str]]) -> list[str]:
+    finder = FAMILIES[name].find
     slow = []
     for label, text in inputs:
-        seconds = _family_seconds(name, text)
+        copy = normalize(text).text
+        seconds = _seconds_within(lambda copy=copy: list(finder(copy)), FAMILY_BOUND * prose)
         if seconds > FAMILY_BOUND * prose:
             slow.append(f"{label}: {seconds:.2f} s (prose scan {prose:.2f} s)")
     return slow
@@ -148,7 +151,7 @@ WORST = (
 @pytest.mark.parametrize("piece", WORST)
 def test_the_whole_scan_and_redact_cost_linear_time(piece: str, prose_seconds: float) -> None:
     text = _repeat(piece)
-    seconds = min(_elapsed(lambda: redact(text, scan(text))) for _ in range(2))
+    seconds = _seconds_within(lambda: redact(text, scan(text)), SCAN_BOUND * prose_seconds)
     assert seconds <= SCAN_BOUND * prose_seconds, f"{seconds:.2f} s against {prose_seconds:.2f} s"
 
 
@@ -159,10 +162,10 @@ _PIECES = st.sampled_from(
 
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(_PIECES, min_size=1, max_size=3), st.sampled_from(["", " ", "\n", ", ", "1234"]))
+@given(pieces=st.lists(_PIECES, min_size=1, max_size=3), glue=st.sampled_from(["", " ", "\n", ", ", "1234"]))
 def test_repeated_pieces_of_any_kind_cost_linear_time(
     pieces: list[str], glue: str, prose_seconds: float
 ) -> None:
     text = _repeat(glue.join(pieces) + glue)
-    seconds = _elapsed(lambda: scan(text))
+    seconds = _seconds_within(lambda: scan(text), SCAN_BOUND * prose_seconds)
     assert seconds <= SCAN_BOUND * prose_seconds, f"{seconds:.2f} s against {prose_seconds:.2f} s"
