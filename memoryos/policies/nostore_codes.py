@@ -110,7 +110,8 @@ RECOVERY_HINTS: tuple[str, ...] = (
     "recovery", "backup", "back-up", "scratch", "emergency", "one-time", "2fa", "two-factor", "mfa", "otp",
     "récup", "recup", "secours", "sauvegarde", "wiederherstellungs", "notfall", "sicherungs", "respaldo",
     "seguridad", "seguran", "reserva", "riserva", "herstel", "zapasow", "odzysk", "jednoraz", "återställ",
-    "reservkod", "gendannelse", "otpauth", "authenticator", "リカバリー", "バックアップ", "恢复", "备用", "복구",
+    "reservkod", "gendannelse", "otpauth", "authenticator",
+    "リカバリー", "バックアップ", "恢复", "备用", "복구",
 )  # fmt: skip
 _LIST_CONNECTOR = re.compile(
     r"(?:[ \t]*\([^()\n]{1,30}\))?(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
