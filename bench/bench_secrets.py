@@ -12,8 +12,9 @@ Corpora:
   context word in its everyday sense ("shared on social media, post <hex>"); `--hex-notes` of them.
 
 Run: `python bench/bench_secrets.py [--seed N] [--per-family N] [--benign N] [--limit N] [--no-write]
-[--hex-notes N] [--min-recall R --max-fp F] [--before TREE] [--engine]`. With the floors given, it
-exits 1 when a corpus falls below them. `--before` scores another source tree's detector too, e.g.
+[--hex-notes N] [--min-recall R --max-fp F] [--before TREE] [--engine] [--out FILE]`. Writing
+replaces only the file's generated section and keeps the sections appended after it. With the floors
+given, it exits 1 when a corpus falls below them. `--before` scores another source tree's detector too, e.g.
 the commit this branch started from: `git archive $(git merge-base main HEAD) memoryos | tar -x -C
 /tmp/before`, then `--before /tmp/before`. `--engine` scores CredSweeper's own engine and ML model as
 well (slow).
@@ -504,6 +505,30 @@ def below_floors(scored: list[Scored], min_recall: float | None, max_fp: float |
     return failures
 
 
+GENERATED_BEGIN = "<!-- bench_secrets.py: generated section; the sections after it are kept -->"
+GENERATED_END = "<!-- bench_secrets.py: end of the generated section -->"
+
+
+def merged_results(earlier: str | None, generated: str) -> str:
+    """The results file with only its generated section replaced by `generated`.
+
+    Engineers append dated sections ("## 2026-12-01 ...: ...") after the generated one; a run keeps
+    them. The section is the part between the two markers; in a file written before the markers, it is
+    everything before the first "## " heading (the layout those runs wrote). A file with neither gets
+    the new section on top of what it holds.
+    """
+    section = f"{GENERATED_BEGIN}\n{generated.rstrip()}\n{GENERATED_END}\n"
+    if not earlier:
+        return section
+    begin, end = earlier.find(GENERATED_BEGIN), earlier.find(GENERATED_END)
+    if 0 <= begin < end:
+        return earlier[:begin] + section + earlier[end + len(GENERATED_END) :].removeprefix("\n")
+    if earlier.startswith(generated.partition("\n")[0]):
+        heading = earlier.find("\n## ")
+        return section + ("\n" + earlier[heading + 1 :] if heading >= 0 else "")
+    return section + "\n" + earlier
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=20251129)
@@ -524,12 +549,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-write", action="store_true", help="print only; do not update results/secrets.md"
     )
+    parser.add_argument(
+        "--out", type=Path, default=RESULTS, help="the results file whose generated section is replaced"
+    )
     args = parser.parse_args(argv)
     text, scored = report(args)
     print(text)
     if not args.no_write:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(text, encoding="utf-8")
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        earlier = args.out.read_text(encoding="utf-8") if args.out.exists() else None
+        args.out.write_text(merged_results(earlier, text), encoding="utf-8")
     failures = below_floors(scored, args.min_recall, args.max_fp)
     for failure in failures:
         print(f"below floor: {failure}", file=sys.stderr)

@@ -207,6 +207,12 @@ def command_kind(command: str) -> str | None:
 
 # -- what an instruction is ------------------------------------------------------------------------
 
+# Words that follow the Polish "nie" (not) in everyday speech; German "nie" is followed by an object.
+POLISH_AFTER_NIE = (
+    "wiem|wiemy|wiesz|wie|mam|masz|ma|mamy|jest|jestem|jesteś|są|był|była|było|bylo|będzie|bedzie|mogę|"
+    "moge|może|moze|możemy|chcę|chce|chcemy|rozumiem|pamiętam|pamietam|martw|przejmuj|szkodzi|działa|"
+    "dziala|trzeba|znam|lubię|lubie|widzę|widze|wiadomo|teraz|dzisiaj|tak|to|ma za co|za bardzo|bardzo"
+)
 _POLITE = re.compile(r"^(?:please|pls|bitte|por favor|s['’]il (?:te|vous) pla[iî]t)[,!:]?\s+", re.IGNORECASE)
 IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (language, re.compile(pattern, re.IGNORECASE))
@@ -227,7 +233,12 @@ IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         # a condition or a heading before the order: "Whenever you bump the version, ...", "Rule: ..."
         ("en", r"^(?:whenever\b[^,]+,|(?:\w+\s+){0,1}rules?\b[^:]{0,40}:)"),
-        ("de", r"^(?:niemals|nie|immer|keine?n?|nicht|vermeide)\b"),
+        # Polish "nie" is "not": "Nie wiem" (I don't know), "Nie martw się" (don't worry) are no German
+        # "nie" (never); Polish words after it, or a Polish letter, tell the two apart.
+        (
+            "de",
+            rf"^(?:niemals|nie(?!\s+(?:{POLISH_AFTER_NIE})\b)(?!\s+\w*[ąęłśźżćń])|immer|keine?n?|nicht|vermeide)\b",
+        ),
         ("es", r"^(?:nunca|siempre|jamás|evita|no\s+(?:toques|uses|borres|hagas|modifiques|ejecutes))\b"),
         # "别担心" (don't worry), "不要客气" (you're welcome): a reassurance, not an order
         # no \b: CJK words are not space-delimited
@@ -241,6 +252,11 @@ IMPERATIVES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 NOT_STANDING = re.compile(
     r"^(?:never ?mind|don['’]?t worry|no worries|always (?:happy|glad|nice|good|fun|great|a pleasure)|"
     r"never (?:remember|knew|know|thought|heard|seen|understood|mind))\b"
+    # a complaint about what keeps happening, not an order: "we always seem to hit the rate limit"
+    r"|\b(?:always|never)\s+(?:seems?|seemed|end(?:s|ed)? up|happens?|manages?|gets?\s+(?:stuck|hit))\b"
+    # care for the person, not for the work: "Make sure you eat lunch, lol", "remember to sleep"
+    r"|^(?:make sure|remember|don['’]?t forget)\s+(?:you\s+|to\s+)*(?:eat|sleep|drink|rest|hydrate|"
+    r"take a (?:break|nap|walk)|get some (?:sleep|rest|food|air))\b"
     r"|\b(?:for now|just this once|this (?:one )?time|right now|for today|today only|for the moment)\b"
     r"|\?\s*$",
     re.IGNORECASE,

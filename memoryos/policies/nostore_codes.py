@@ -61,7 +61,9 @@ _ACCESS_KEYWORD = re.compile(
     r"(?:access|entry|disarm|arming) code|"
     r"code d'acc[èe]s|c[óo]digo de (?:acceso|acesso)|codice d'accesso|codice di accesso|"
     # "code de la porte", "código del portal", "code for the front door", "kod do drzwi"
-    rf"{_CODE_WORDS} {_PREPOSITION} ?{_ARTICLE}{_OBJECTS}"
+    rf"{_CODE_WORDS} {_PREPOSITION} ?{_ARTICLE}{_OBJECTS}|"
+    # "code alarme", "code portail", "código portón": French and Spanish may drop the preposition
+    rf"{_CODE_WORDS} {_OBJECTS}"
     r")(?![a-zà-ÿ])"
 )
 _CONNECTOR = (
@@ -108,10 +110,11 @@ RECOVERY_HINTS: tuple[str, ...] = (
     "recovery", "backup", "back-up", "scratch", "emergency", "one-time", "2fa", "two-factor", "mfa", "otp",
     "récup", "recup", "secours", "sauvegarde", "wiederherstellungs", "notfall", "sicherungs", "respaldo",
     "seguridad", "seguran", "reserva", "riserva", "herstel", "zapasow", "odzysk", "jednoraz", "återställ",
-    "reservkod", "gendannelse", "リカバリー", "バックアップ", "恢复", "备用", "복구",
+    "reservkod", "gendannelse", "otpauth", "authenticator",
+    "リカバリー", "バックアップ", "恢复", "备用", "복구",
 )  # fmt: skip
 _LIST_CONNECTOR = re.compile(
-    r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
+    r"(?:[ \t]*\([^()\n]{1,30}\))?(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
     r"(?:\s{0,3}(?::|=|：|—|–)\s*|\s+(?:are|were|sind|waren|sont|son|são|sao|sono|zijn|to|är|er)\s*:?\s*)"
 )
 _CODE_TOKEN = re.compile(r"(?:[a-z0-9]{4,12})(?:-[a-z0-9]{3,12}){0,3}(?![^\s,;])")
@@ -146,16 +149,53 @@ def _looks_like_codes(tokens: list[str]) -> bool:
     return len(token.replace("-", "")) >= 8 and not prose_shape(token)
 
 
+def _codes_after(folded: str, position: int) -> tuple[int, int, list[str]] | None:
+    """The code list after a connector at `position`; a connector with no codes after it may be the
+    dash of an aside ("Backup codes (Microsoft) – keep safe: 8551 7282, ..."), so one more is tried."""
+    for _ in range(2):
+        connector = _LIST_CONNECTOR.match(folded, position)
+        if connector is None:
+            return None
+        bullet = _SEPARATOR.match(folded, connector.end())  # a list may start on the next line
+        start, end, tokens = _code_list(folded, bullet.end() if bullet else connector.end())
+        if tokens:
+            return start, end, tokens
+        position = connector.start() + len(connector.group().rstrip())  # words follow a space
+    return None
+
+
+# The seed of a one-time-password app, as its QR code holds it: "otpauth://totp/GitHub:me?secret=JBSW...".
+# Whoever has it makes the second factor: a code that opens the account like a recovery code.
+_OTPAUTH_SECRET = re.compile(
+    r"otpauth://[a-z]{4}/[^\s?]{0,200}\?(?:[^\s#]{0,200}?&)?secret=(?P<v>[a-z2-7=]{16,128})"
+)
+
+
+# A TOTP seed as authenticator apps print it for typing in: base32 in groups of four ("7K53 RZEP BDE3
+# 3WO4 ..."), after a word of the second factor. Four groups or more: a seed holds 80 bits or more.
+_SPACED_SEED = re.compile(r"(?<![A-Za-z0-9])[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,15}(?![A-Za-z0-9])")
+_SEED_CONTEXT = re.compile(r"mfa|2fa|totp|two-factor|authenticator|otp")
+_SEED_WINDOW = 40
+
+
+def _spaced_seeds(text: str, folded: str) -> Iterator[tuple[int, int]]:
+    for match in _SPACED_SEED.finditer(text):
+        seed = match.group()
+        if not (any(c.isdigit() for c in seed) and any(c.isalpha() for c in seed)):
+            continue
+        if _SEED_CONTEXT.search(folded, max(0, match.start() - _SEED_WINDOW), match.start()):
+            yield match.span()
+
+
 def find_recovery_codes(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
     for keyword in _RECOVERY_KEYWORD.finditer(folded):
-        connector = _LIST_CONNECTOR.match(folded, keyword.end())
-        if connector is None:
-            continue
-        bullet = _SEPARATOR.match(folded, connector.end())  # a list may start on the next line
-        start, end, tokens = _code_list(folded, bullet.end() if bullet else connector.end())
-        if _looks_like_codes(tokens):
-            yield start, end
+        found = _codes_after(folded, keyword.end())
+        if found is not None and _looks_like_codes(found[2]):
+            yield found[0], found[1]
+    if "otpauth://" in folded:
+        yield from (match.span("v") for match in _OTPAUTH_SECRET.finditer(folded))
+    yield from _spaced_seeds(text, folded)
 
 
 # --- Wi-Fi passwords ------------------------------------------------------------------------------
@@ -190,9 +230,26 @@ def _wifi_pairs(text: str, folded: str) -> Iterator[tuple[int, int]]:
             yield start, start + len(value)
 
 
+# The Wi-Fi QR code's text ("WIFI:T:WPA;S:HomeNet;P:j3PQqkbrb3yS;;"): fields separated by ";", with
+# "\;" escaping one; "P:" is the password. Fields and value are bounded, so a long run costs one pass.
+_WIFI_QR = re.compile(
+    r"(?<![a-z])wifi:(?:(?:[^;\\\n]|\\.){0,64};){0,6}?p:(?P<v>(?:[^;\\\n]|\\.){1,63})(?:;|$)"
+)
+
+
+def _wifi_qr_codes(text: str, folded: str) -> Iterator[tuple[int, int]]:
+    if "wifi:" not in folded:
+        return
+    for match in _WIFI_QR.finditer(folded):
+        value = text[match.start("v") : match.end("v")]
+        if value_ok(value, "password", True, 0, True):
+            yield match.span("v")
+
+
 def find_wifi_passwords(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
     if not any(hint in folded for hint in _WIFI_HINTS):
         return
     yield from assignments(text, _WIFI_KEYWORD, want_password=True)
     yield from _wifi_pairs(text, folded)
+    yield from _wifi_qr_codes(text, folded)

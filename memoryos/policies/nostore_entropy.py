@@ -46,8 +46,26 @@ _ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
 _DIGEST_PREFIX = re.compile(r"(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?|h1)[:\-]$")
 _DIGEST_START = re.compile(r"(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)-")
 # A token labelled as an id ("Ray ID:", "request-id:", "x-amz-id-2:") identifies a request, not a user.
-_ID_LABEL = re.compile(r"(?i:\bid(?:-\d)?|request[-_ ]?id|trace[-_ ]?id)[\"']?\s{0,2}[:=]\s{0,2}[\"']?$")
+_ID_LABEL = re.compile(
+    r"(?i:\bid(?:-\d)?|request[-_ ]?id|trace(?:[-_ ]?id)?|span[-_ ]?id|correlation[-_ ]?id)"
+    r"[\"']?\s{0,2}[:=]\s{0,2}[\"']?$"
+    r"|(?i:\bcf-ray|\bray[-_ ]id)[\"']?\s{0,2}[:=]?\s{0,2}[\"']?$"
+)
+# A Cloudflare Ray ID and its kin: a hex run and the data centre's code ("90cd3ab06f8f811c-FRA").
+_HEX_AND_SITE = re.compile(r"[0-9a-f]{8,32}-[A-Z]{3,4}")
 _FILE_SUFFIX = re.compile(r"\.[a-z]{1,5}$")
+# Code names joined by dots ("BuildScript.PerformBuild", "UnityEditor.BuildPipeline.BuildPlayer"):
+# letters only, each part a run of CamelCase humps of three letters or more, or an acronym ("IO").
+_DOTTED_NAME = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+)+")
+_HUMP = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def dotted_identifier(token: str) -> bool:
+    """A qualified name of code: random letters rarely fall into humps of three letters or more."""
+    if not _DOTTED_NAME.fullmatch(token):
+        return False
+    humps = _HUMP.findall(token.replace("_", "."))
+    return all(len(hump) >= 3 or (hump.isupper() and len(hump) >= 2) for hump in humps)
 
 
 def _allowed_shape(token: str, rule: EntropyRule) -> bool:
@@ -56,6 +74,8 @@ def _allowed_shape(token: str, rule: EntropyRule) -> bool:
         return True
     if token.startswith(("/", "~/", "./", "../")) or _FILE_SUFFIX.search(token):
         return True  # a path or a file name
+    if dotted_identifier(token) or _HEX_AND_SITE.fullmatch(token):
+        return True
     if token.lower() == token:
         return max(len(run) for run in _ALNUM_RUN.findall(token) or [""]) < rule.min_lowercase_run
     return False

@@ -17,11 +17,14 @@ from memoryos.policies.nostore_window import MAX_WINDOW_WORDS, opens_clause, pro
 
 # Password-like words: a value after them may be short and purely numeric (PINs, "123456").
 PASSWORD_WORDS: tuple[str, ...] = (
-    "password", "passwd", "pwd", "passphrase", "pass phrase", "passcode", "pass code", "passwort", "kennwort",
+    "password", "passwd", "pwd", "pw", "passphrase", "pass phrase", "passcode", "pass code", "passwort",
+    "kennwort",
     "contraseña", "contrasena", "clave", "clave de acceso", "mot de passe", "mdp", "code d'accès", "senha",
     "palavra-passe", "palavra passe", "parola", "parolă", "parola d'ordine", "wachtwoord", "hasło", "haslo",
     "lösenordet", "lösenord", "losenord", "passordet", "passord", "adgangskode", "salasana", "heslo",
     "jelszó", "şifre", "sifre", "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
+    # French speech shortens "mot de passe" to "passe" after a possessive: "ma nouvelle passe".
+    "ma passe", "ma nouvelle passe", "mon passe", "ta passe", "votre passe", "notre passe",
 )  # fmt: skip
 
 # Words for a PIN: its value is short and all digits, which after any other password word is too weak
@@ -77,6 +80,11 @@ ADVERBS: tuple[str, ...] = (
     "now", "still", "just", "simply", "actually", "temporarily", "ahora", "todavía", "maintenant", "toujours",
     "jetzt", "noch", "agora", "ainda", "ora", "ancora", "nu", "teraz", "сейчас",
 )  # fmt: skip
+# Words that open the answer to a question about a credential ("...? Non, pour le compte AWS: x").
+ANSWER_WORDS: tuple[str, ...] = (
+    "no", "nope", "yes", "yeah", "actually", "non", "oui", "nein", "ja", "doch", "sí", "si", "não", "nao",
+    "sim", "nee", "nie", "tak", "nej", "nei", "ei", "нет", "да",
+)  # fmt: skip
 # A symbol connector ("password for prod: x") may follow a phrase only when it opens with one of these:
 # "Password reset: Tuesday" must not read as a password.
 PREPOSITIONS: tuple[str, ...] = (
@@ -113,7 +121,7 @@ _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
 _PATH_LIKE = re.compile(r"[A-Za-z_.\-]+(?:/[A-Za-z_.\-]+)+")  # "secret/db": a vault path, not a value
 _NAMES_A_KEY = re.compile(r"key|secret|clé|clave|chave|schlüssel|ключ|キー|密钥|秘钥")
 _MASK = re.compile(r"(.)\1{2,}|[*•●]+")
-_TRAIL = ".,;:)]}\"'»”’」』"
+_TRAIL = ".,;:)]}\"'`»”’」』"
 
 
 def _alternation(words: tuple[str, ...]) -> str:
@@ -157,7 +165,8 @@ _FILLER_TOKEN = r"[^\s.:;=!?。、，\"'`]{1,30}"
 # comma or none, so "in, case" or "in   case" splits one way only: a window that could be read
 # several ways backtracked through up to 2^10 readings per keyword (63 s on 64 KiB of spaced words).
 _WINDOW_TOKEN = r"[^\s.:;=!?。、，,\"'`]{1,30}"
-_SYMBOL = r"(?::=|=>|->|:|=(?!=)|：|＝)"
+# Arrows of every length and script: "->", "-->", "=>", "→", "⇒", "➜".
+_SYMBOL = r"(?::=|={1,2}>|-{1,2}>|[→⇒➜➔⟶]|:|=(?!=)|：|＝)"
 
 
 @dataclass(frozen=True)
@@ -219,6 +228,17 @@ CONNECTORS: tuple[Connector, ...] = (
         ),
         level=3,
         guard=_far_guard,
+    ),
+    # A question, then its answer: "Ma nouvelle passe pour le Wi-Fi? Non, pour le compte AWS: x",
+    # "password for the VPN? No, the one for AWS: x". The answer opens with an answer word.
+    Connector(
+        "question",
+        re.compile(
+            rf"[^\n?.!]{{0,60}}\?\s{{1,3}}(?:{_alternation(ANSWER_WORDS)})(?![{_LETTER}])"
+            rf"[^\n?.!:=]{{0,60}}?\s{{0,3}}{_SYMBOL}\s{{0,3}}{_VALUE}",
+            re.IGNORECASE,
+        ),
+        level=1,
     ),
     Connector("adjacent", re.compile(rf"\s+{_VALUE}"), level=2),
 )
@@ -353,8 +373,11 @@ _VALUE_FIRST = re.compile(
 _LOGIN_PAIR = re.compile(
     r"(?<![a-z])(?:login|log-in|logon|credentials|creds|user/pass(?:word)?|zugangsdaten|anmeldedaten|"
     r"identifiants|credenciales|acceso|credenziali)(?![a-z])[^\n]{0,40}?"
-    r"(?<!\S)[^\s/]{2,40}\s?/\s?(?P<v>[^\s/]{4,64})(?!\S)"
+    r"(?<!\S)(?P<u>[^\s/]{2,40})\s?/\s?(?P<v>[^\s/]{4,64})(?!\S)"
 )
+# A user side holding "=" or "$" is a flag or a variable, and the pair a path on a command line
+# ("vault login -token-sink-file=$HOME/.vault-token"), not a user and a password.
+_COMMAND_LINE_USER = re.compile(r"[=$]")
 
 
 _LOGIN_HINTS = ("log", "cred", "user/pass", "daten", "identifiants", "acceso")
@@ -369,6 +392,8 @@ def _stated_passwords(text: str) -> Iterator[tuple[int, int]]:
         patterns.append(_LOGIN_PAIR)
     for pattern in patterns:
         for match in pattern.finditer(folded):
+            if "u" in pattern.groupindex and _COMMAND_LINE_USER.search(match.group("u")):
+                continue
             value, end = _trim(text[match.start("v") : match.end("v")], match.start("v"))
             if value_ok(value, "password", True, 1, False):
                 yield match.start("v"), end

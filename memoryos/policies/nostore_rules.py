@@ -31,6 +31,8 @@ from memoryos.policies.nostore_entropy import inside, public_blocks
 KEPT_CONFIDENCE = frozenset({"strong", "moderate"})
 # Values shorter than this are never a token worth refusing on a format match alone.
 MIN_VALUE_LENGTH = 16
+# More occurrences of a rule's hint than this in one text and the rule is not run (`RuleTable.applicable`).
+MAX_HINT_REPEATS = 64
 
 
 @dataclass(frozen=True)
@@ -66,10 +68,23 @@ def kept(rule: Mapping[str, Any]) -> bool:
     )
 
 
+# A value that opens with a run of a character class ("[0-9A-Za-z_/+-]{0,8000}LS0t..."): the regex
+# engine starts it at every character of a long run of that class and scans up to 8000 characters from
+# each, 10 s on 64 KiB of base64. Such a value can only start where the run does, so a lookbehind on the
+# class makes the run one start (the same matches while the run before the literal is within the bound).
+_LEADING_RUN = re.compile(r"\(\?P<value>(\[(?:\\.|[^\]\\])+\])(?:\{0?,\d+\}|\*)")
+
+
+def anchored_run(source: str) -> str:
+    """The rule's regex with a leading class run anchored at the start of the run (see above)."""
+    leading = _LEADING_RUN.match(source)
+    return f"(?<!{leading.group(1)}){source}" if leading else source
+
+
 def _compiled(rule: Mapping[str, Any]) -> ProviderRule | None:
     """The rule ready to run, or None when its regex does not compile or has no `value` group."""
     try:
-        pattern = re.compile(str(rule["values"][0]))
+        pattern = re.compile(anchored_run(str(rule["values"][0])))
     except (re.error, TypeError, KeyError, IndexError):
         return None
     if "value" not in pattern.groupindex:
@@ -124,10 +139,15 @@ class RuleTable:
         return cls(rules, tuple(frozen), frozen, unhinted)
 
     def applicable(self, text: str) -> list[ProviderRule]:
+        """The rules one of whose hints occurs in the text, and not more than `MAX_HINT_REPEATS` times:
+        a rule led by its hint ("eyJ...") is tried from every occurrence, and one occurrence every few
+        characters ("eyJeyJeyJ...") made CredSweeper's JWT rule scan 8000 characters from each (15 s
+        on 64 KiB). A note holding a hint that often is a dump, not a message; the table's own families
+        (`jwt`, `private_key`, ...) still run on it."""
         folded = text.lower()
         chosen = set(self.unhinted)
         for hint in self.hints:
-            if hint in folded:
+            if hint in folded and folded.count(hint) <= MAX_HINT_REPEATS:
                 chosen.update(self.by_hint[hint])
         return [self.rules[index] for index in sorted(chosen)]
 

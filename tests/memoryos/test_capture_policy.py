@@ -272,6 +272,41 @@ class TestHelpers:
         assert imperative("should I always use tabs?") is None
 
 
+class TestSaidLikeARuleButNoRule:
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "Make sure you eat lunch, lol",  # care for the person, not a standing rule
+            "Remember to hydrate!",
+            "Don't forget to take a break",
+            "make sure to get some sleep tonight",
+            "Nie wiem",  # Polish "I don't know", not German "nie" (never)
+            "Nie wiem, czy to działa",
+            "Nie martw się o testy",
+            "Nie mam pojęcia",
+            "we always seem to hit the rate limit on Mondays",  # a complaint, not an order
+            "We always end up fixing CI on Fridays",
+            "the build never seems to finish before lunch",
+        ],
+    )
+    def test_no_rule_is_read_from_them(self, text: str) -> None:
+        assert classify(Event("instruction", text=text)) is None
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "Make sure you run the linter before pushing",
+            "Remember to rebase before merging",
+            "Nie die Produktion anfassen",
+            "Nie wieder force-push auf main",
+            "We always squash-merge feature branches",
+        ],
+    )
+    def test_their_neighbours_that_are_rules_stay_rules(self, text: str) -> None:
+        candidate = classify(Event("instruction", text=text))
+        assert candidate is not None and candidate.kind == "rule"
+
+
 class TestFromMapping:
     def test_round_trip_with_an_rfc3339_time(self) -> None:
         event = Event.from_mapping(
