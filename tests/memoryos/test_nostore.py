@@ -377,10 +377,11 @@ def _seconds(text: str) -> float:
 class TestPerformance:
     @pytest.mark.parametrize("text", ADVERSARIAL, ids=lambda text: re.sub(r"\W", "_", text[:12]))
     def test_64_kib_adversarial_input_is_scanned_quickly(self, text: str) -> None:
-        """Half a second, or ten times a scan of 64 KiB of prose measured just before on a machine
-        loaded by others: a super-linear blow-up on 64 KiB costs minutes, either way far past it."""
+        """Half a second, or twenty times a scan of 64 KiB of prose measured just before on a machine
+        loaded by others (the keyword finders cost up to ~12x prose on a repeated keyword, linear but
+        dear: ten times failed under load): a super-linear blow-up on 64 KiB costs 60-1000x."""
         baseline = _seconds(_PROSE_64K)
-        assert _seconds(text) < max(0.5, 10 * baseline)
+        assert _seconds(text) < max(0.5, 20 * baseline)
 
 
 # --- Normalisation: invisible, non-breaking and full-width characters hide nothing ---------------
