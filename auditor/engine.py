@@ -440,7 +440,11 @@ class Engine:
 
     def _drop(self, memory_id: str) -> None:
         unit = self._units.pop(memory_id, None)
-        if unit is not None:
+        # A unit leaving the store has usually nothing to decide (no suspect, no retrieval kept,
+        # no window still pending): _decide_unit would only look, so it is asked only otherwise.
+        if unit is not None and (
+            unit.suspects or unit.retrieves or (unit.pending is not None and not unit.resolved)
+        ):
             self._decide_unit(memory_id, unit, self._late)
         self._dropped_units.add(memory_id)
         self._max_unit = max(self._max_unit, memory_id)
@@ -542,7 +546,7 @@ class Engine:
         if self._ordered and runs:
             ids = [run.run_id for run in runs]
             self._decided_runs.update(ids)
-            self._max_run = max(self._max_run, max(ids))
+            self._max_run = max(self._max_run, *ids)
 
     # ---- the verdicts so far -----------------------------------------------------------------
     def set_times(self, times: Times) -> None:

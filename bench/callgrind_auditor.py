@@ -72,6 +72,7 @@ def instructions(side: str, path: Path, checkout: Path, out: Path) -> int:
             str(checkout),
         ],
         capture_output=True,
+        check=False,  # a failure is reported with the child's stderr below
         env={**os.environ, "PYTHONHASHSEED": "0"},  # the same set and dict layouts in every run
     )
     if done.returncode != 0:

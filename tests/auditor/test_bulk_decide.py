@@ -1,8 +1,10 @@
-"""The streaming sweep decides its idle runs together; it must decide them as one run at a time would.
+"""The streaming sweep decides its idle runs together, and a unit that leaves the store is decided
+only when there is something to decide: both must give what deciding everything one by one gives.
 
 `Engine._decide_runs` counts a run with nothing to judge without judging it and puts the ids into the
 filter of decided runs in one call. `OneByOne` is the reference: every run judged by
-`_run_findings`, every id added on its own, the open runs scanned one at a time. On faulty streams, swept after every receipt, both give
+`_run_findings`, every id added on its own, the open runs scanned one at a time, every dropped
+unit decided. On faulty streams, swept after every receipt, both give
 the same findings (rule, state, receipts, reason), counts, next change, filter bits and
 largest decided id.
 """
@@ -42,6 +44,13 @@ class OneByOne(Engine):
             else:
                 self._decide_runs([run])
 
+    def _drop(self, memory_id: str) -> None:  # every unit that leaves is decided, with or without work
+        unit = self._units.pop(memory_id, None)
+        if unit is not None:
+            self._decide_unit(memory_id, unit, self._late)
+        self._dropped_units.add(memory_id)
+        self._max_unit = max(self._max_unit, memory_id)
+
     def _decide_runs(self, runs: list[_Run]) -> None:
         for run in runs:
             found = self._run_findings(run)
@@ -66,6 +75,8 @@ def _outcome(engine_type: type[Engine], lines: list[bytes], now: Any, idle: int)
         (outcome.runs, outcome.receipts, outcome.lines, outcome.duplicates, outcome.next_change),
         engine._decided_runs.dump(),
         engine._max_run,
+        engine._dropped_units.dump(),
+        engine._max_unit,
         list(engine._held),
         list(engine._open),
     )
