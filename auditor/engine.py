@@ -513,14 +513,15 @@ class Engine:
         # so each sweep costs the runs it decides plus the few old runs still in use. They are
         # chosen in one read of the front, then decided together (most runs are one or two receipts
         # of a remember: their decision is a count and an id, see _decide_runs).
-        idle, busy = [], []
+        idle: list[_Run] = []
+        busy: list[_Run] = []
         for run in self._open.values():
             if run.born >= limit:
                 break
             (busy if run.touched >= limit else idle).append(run)
         for run in busy:  # old but still in use: to the back, in the order met
             self._open.move_to_end(run.run_id)
-        decided = []
+        decided: list[_Run] = []
         for run in idle:
             del self._open[run.run_id]
             if run.promo is not None and open_intents(run.promo):
