@@ -63,6 +63,7 @@ def _run_pass(
     def last_link() -> str | None:
         return engine.last_link
 
+    feed = engine.feed  # bound once: this loop runs per line
     for path, store in sources:
         count = 0
         for item, where in read_source(path, last_link, store=store):
@@ -70,7 +71,7 @@ def _run_pass(
             if item is None:
                 engine.unreadable(where, "")
             else:
-                engine.feed(item, where)
+                feed(item, where)
         if count == 0:
             engine.unreadable(os.fspath(path), "holds no receipts")
     return engine

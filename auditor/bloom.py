@@ -54,6 +54,13 @@ class Bloom:
         if len(queue) >= _QUEUE:
             self._flush()
 
+    def update(self, keys: list[str]) -> None:
+        """`add` for each key, in order (the same bits: the queue keeps the order)."""
+        queue = self._queue
+        queue.extend(keys)
+        if len(queue) >= _QUEUE:
+            self._flush()
+
     def _flush(self) -> None:
         """Hash the queued ids in: what `add` did one id at a time, in one loop per filter."""
         queue, self._queue = self._queue, []

@@ -440,7 +440,11 @@ class Engine:
 
     def _drop(self, memory_id: str) -> None:
         unit = self._units.pop(memory_id, None)
-        if unit is not None:
+        # A unit leaving the store has usually nothing to decide (no suspect, no retrieval kept,
+        # no window still pending): _decide_unit would only look, so it is asked only otherwise.
+        if unit is not None and (
+            unit.suspects or unit.retrieves or (unit.pending is not None and not unit.resolved)
+        ):
             self._decide_unit(memory_id, unit, self._late)
         self._dropped_units.add(memory_id)
         self._max_unit = max(self._max_unit, memory_id)
@@ -475,15 +479,6 @@ class Engine:
         run.memo = (self._times if intents else None, found, deadline)
         return found
 
-    def _decide_run(self, run: _Run) -> None:
-        found = self._run_findings(run)
-        self._runs += 1
-        if found:
-            self._closed[run.run_id] = found
-        if self._ordered:
-            self._decided_runs.add(run.run_id)
-            self._max_run = max(self._max_run, run.run_id)
-
     def _verdict(self, run_id: str, found: list[Finding]) -> str:
         """verdict(found), remembered per run for the next finish (findings lists only grow)."""
         hit = self._verdicts.get(run_id)
@@ -515,21 +510,44 @@ class Engine:
         """Decide the runs idle for `idle` receipts (streaming mode only)."""
         limit = self._n - self._idle
         # Runs sit in order of first receipt; the scan stops at the first one born after the limit,
-        # so each sweep costs the runs it decides plus the few old runs still in use.
-        for _ in range(len(self._open)):
-            run_id, run = next(iter(self._open.items()))
+        # so each sweep costs the runs it decides plus the few old runs still in use. They are
+        # chosen in one read of the front, then decided together (most runs are one or two receipts
+        # of a remember: their decision is a count and an id, see _decide_runs).
+        idle: list[_Run] = []
+        busy: list[_Run] = []
+        for run in self._open.values():
             if run.born >= limit:
                 break
-            if run.touched >= limit:
-                self._open.move_to_end(run_id)  # old but still in use: to the back
-                continue
-            del self._open[run_id]
+            (busy if run.touched >= limit else idle).append(run)
+        for run in busy:  # old but still in use: to the back, in the order met
+            self._open.move_to_end(run.run_id)
+        decided: list[_Run] = []
+        for run in idle:
+            del self._open[run.run_id]
             if run.promo is not None and open_intents(run.promo):
                 # An intent still open is judged by the clock (waiting now, missing later): the run
                 # stays undecided, so that an audit resumed at a later time judges it then.
-                self._held[run_id] = run
+                self._held[run.run_id] = run
             else:
-                self._decide_run(run)
+                decided.append(run)
+        self._decide_runs(decided)
+
+    def _decide_runs(self, runs: list[_Run]) -> None:
+        """Decide runs for good, in order: their findings into _closed, their ids into the filter of
+        decided runs (one call). A run with nothing to judge (no finding, promotion or generation:
+        most runs) is healthy without being judged."""
+        closed = self._closed
+        for run in runs:
+            if run.findings is None and run.promo is None and run.generates is None:
+                continue  # no findings to judge: healthy, no entry in _closed
+            found = self._run_findings(run)
+            if found:
+                closed[run.run_id] = found
+        self._runs += len(runs)
+        if self._ordered and runs:
+            ids = [run.run_id for run in runs]
+            self._decided_runs.update(ids)
+            self._max_run = max(self._max_run, *ids)
 
     # ---- the verdicts so far -----------------------------------------------------------------
     def set_times(self, times: Times) -> None:

@@ -146,6 +146,7 @@ assert SORTED == (
     "seq", "sourcePresent", "sourceVersion", "status", "toTier", "userScope", "version", "waitUntilUtc",
 )  # fmt: skip
 _BOOLS = {None: None, "true": True, "false": False}
+_VERSION_MAX = g.VERSION_MAX
 
 
 def parse_canonical(raw: bytes) -> Parsed | None:
@@ -169,9 +170,9 @@ def parse_canonical(raw: bytes) -> Parsed | None:
         ((depends is not None or outcome is not None) and boundary != "generate")
         or (reason is not None and boundary not in _REASON_FOR)
         or (wait is not None and boundary != "store" and status != "waiting")
-        or not _real_day(at[:10])
-        or (wait is not None and not _real_day(wait[:10]))
-        or len(source_version) > g.VERSION_MAX
+        or not (_DAYS.get(at[:10]) or _real_day(at[:10]))  # the cache's answer, else the calendar's
+        or (wait is not None and not (_DAYS.get(wait[:10]) or _real_day(wait[:10])))
+        or len(source_version) > _VERSION_MAX
     ):
         return None
     depends_on = None if depends is None else _refs(depends)

@@ -333,6 +333,11 @@ class _SavedBloom(Bloom):
         if self._real is not None:
             self._real.add(key)
 
+    def update(self, keys: list[str]) -> None:
+        self.added.extend(keys)
+        if self._real is not None:
+            self._real.update(keys)
+
     def __contains__(self, key: str) -> bool:
         return key in self._materialised()
 
