@@ -77,7 +77,8 @@ def _is_int(low: int) -> Callable[[object], bool]:
 
 
 def _is_refs(v: object) -> bool:
-    return isinstance(v, list) and len(v) <= MAX_REFS and all(REF.matches(r) for r in v)
+    # map over the bound method: the same test as a generator, without a generator frame per list
+    return isinstance(v, list) and len(v) <= MAX_REFS and all(map(REF.matches, v))
 
 
 def _is_time(v: object) -> bool:

@@ -171,7 +171,7 @@ _WRITERS = frozenset({"receiptId", "seq", "prev"})
 class _Shape:
     """What a receipt validated the full way shares with the next ones of its batch."""
 
-    __slots__ = ("checks", "constant", "keys", "shape")
+    __slots__ = ("checks", "constant", "keys", "types", "values")
     constant: Callable[[Receipt], tuple[Any, ...]]
 
     def __init__(self, keys: tuple[str, ...], first: Receipt) -> None:
@@ -179,8 +179,8 @@ class _Shape:
         constant = [k for k in keys if k not in _VARYING]
         # itemgetter of one name returns the bare value, of several a tuple
         self.constant = operator.itemgetter(*constant) if len(constant) > 1 else _one(constant[0])
-        values = self.constant(first)
-        self.shape = (values, tuple(map(type, values)))
+        self.values = self.constant(first)
+        self.types = tuple(map(type, self.values))
         self.checks = [(k, FIELDS[k].check) for k in keys if k in _VARYING and k not in _WRITERS]
 
     def admits(self, receipt: Receipt) -> bool:
@@ -188,9 +188,14 @@ class _Shape:
         if tuple(receipt) != self.keys:
             return False
         values = self.constant(receipt)
-        if (values, tuple(map(type, values))) != self.shape:
+        # equal values first (one C comparison), their types only then: 1 == True, "a" == a str subclass
+        if values != self.values or tuple(map(type, values)) != self.types:
             return False
-        return all(check(receipt[name]) for name, check in self.checks)
+        # a loop, not all(<generator>): no generator frame per receipt (the batch's hot path)
+        for name, check in self.checks:  # noqa: SIM110
+            if not check(receipt[name]):
+                return False
+        return True
 
 
 def _one(name: str) -> Callable[[Receipt], tuple[Any, ...]]:

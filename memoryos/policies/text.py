@@ -5,7 +5,6 @@ Search terms (stemming, CJK, query words) live in memoryos.retrieval.terms."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -22,18 +21,31 @@ def tokens(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-# ASCII text's words without the regex: \w is [A-Za-z0-9_] there, so every other character becomes
-# a space and letters are lowered in the same pass (a promotion splits every turn it places).
-_ASCII_WORDS = str.maketrans(
-    {chr(c): chr(c).lower() if chr(c).isalnum() or chr(c) == "_" else " " for c in range(128)}
-)
+# ASCII text's words without the regex: \w is [A-Za-z0-9_] there, so every other byte becomes a
+# space and letters are lowered in the same pass (a promotion splits every turn it places). A bytes
+# table: str.translate looks each character up in a dict, bytes.translate indexes a 256-byte table.
+_ASCII_WORDS = bytes(
+    ord(chr(c).lower()) if chr(c).isalnum() or chr(c) == "_" else ord(" ") for c in range(128)
+) + bytes(128)  # never indexed: only ASCII text takes this path
 
 
-def keywords(text: str) -> Counter[str]:
+def _ascii_words(text: str) -> list[str]:
+    """tokens(text) for ASCII text (tests/memoryos/test_text_keywords.py holds the two equal)."""
+    return text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split()
+
+
+def keywords(text: str) -> dict[str, int]:
     """Counts of the words that carry meaning, in order of first occurrence. Outside ASCII the
     regex decides (and each token is lowered alone: lowering can change what \\w matches, "İ")."""
-    words = text.translate(_ASCII_WORDS).split() if text.isascii() else tokens(text)
-    return Counter([w for w in words if len(w) > 1 and w not in STOPWORDS and not w.isdigit()])
+    # A plain dict counted in a loop: Counter(list) runs its Python __init__ and update() (an
+    # abstract-class isinstance check) per call, and a dict subclass's item stores are not
+    # specialised; for a turn's dozen words either costs more than the counting itself.
+    counts: dict[str, int] = {}
+    get = counts.get
+    for word in _ascii_words(text) if text.isascii() else tokens(text):
+        if len(word) > 1 and word not in STOPWORDS and not word.isdigit():
+            counts[word] = get(word, 0) + 1
+    return counts
 
 
 def top_keywords(counts: Mapping[str, int], limit: int = 32) -> list[str]:
