@@ -41,6 +41,7 @@ from memoryos.testing import FakeClock
 
 sys.path.insert(0, str(Path(__file__).parent))
 import dialogue_corpus  # a sibling module: bench/ is not a package
+from dialogue_corpus import Question, Turn
 
 # (statement by the user, question asked later, slots). A question shares some words with its
 # statement, usually in another inflection, and rarely all of them.
@@ -175,20 +176,6 @@ CLOSERS = ("", "", " Again.", " Not sure why.", " Typical.", " Anyway.", " What 
 
 
 @dataclass
-class Turn:
-    turn_id: str
-    role: str
-    text: str
-
-
-@dataclass
-class Question:
-    text: str
-    evidence: set[str]
-    hops: int
-
-
-@dataclass
 class Conversation:
     user: str
     sessions: list[list[Turn]] = field(default_factory=list)
@@ -234,14 +221,13 @@ def generate(users: int, sessions: int, rng: random.Random, chatter: int = 20) -
             convo.questions.append(Question(_fill(question, values), {evidence[f"fact{n}"]}, 1))
         for n, (_, _, question) in enumerate(HOPS):
             both = {evidence[f"hop{n}a"], evidence[f"hop{n}b"]}
-            convo.questions.append(Question(_fill(question, values), both, 2))
+            convo.questions.append(Question(_fill(question, values), both, 2, "multi_hop"))
         conversations.append(convo)
     return conversations
 
 
 Ranker = Callable[[str], list[str]]  # question -> turn ids, best first
 AnyConversation = Conversation | dialogue_corpus.Conversation
-AnyQuestion = Question | dialogue_corpus.Question
 
 
 START = datetime(2026, 1, 5, 9, tzinfo=UTC)
@@ -262,7 +248,7 @@ def memoryos_rankers(conversations: Sequence[AnyConversation], folder: Path) -> 
     rankers: dict[str, Ranker] = {}
     for convo in conversations:
         scope = memoryos.Scope(user=convo.user, assistant="bench")
-        sessions: Sequence[Sequence[Turn | dialogue_corpus.Turn]] = convo.sessions
+        sessions: Sequence[Sequence[Turn]] = convo.sessions
         for turns, at in zip(sessions, session_times(convo), strict=True):
             for i, turn in enumerate(turns):
                 clock.now = at + timedelta(seconds=30 * i)
@@ -300,7 +286,7 @@ def _words(text: str) -> list[str]:
     return [_plural(w.lower()) for w in _WORD.findall(text)]
 
 
-def bm25_ranker(turns: Sequence[Turn | dialogue_corpus.Turn], k1: float = 1.2, b: float = 0.75) -> Ranker:
+def bm25_ranker(turns: Sequence[Turn], k1: float = 1.2, b: float = 0.75) -> Ranker:
     """Plain Okapi BM25 over one user's raw turns (lowercase words, a plural stemmer)."""
     docs = [Counter(_words(t.text)) for t in turns]
     lengths = [sum(d.values()) for d in docs]
@@ -323,7 +309,7 @@ def bm25_ranker(turns: Sequence[Turn | dialogue_corpus.Turn], k1: float = 1.2, b
     return rank
 
 
-def fts5_ranker(turns: Sequence[Turn | dialogue_corpus.Turn]) -> Ranker:
+def fts5_ranker(turns: Sequence[Turn]) -> Ranker:
     """A plain SQLite FTS5 table with the porter tokenizer over one user's raw turns."""
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE t USING fts5 (body, tokenize = 'porter unicode61')")
@@ -348,7 +334,7 @@ class Scores:
     multi_hop: list[float] = field(default_factory=list)
     by_kind: dict[str, list[float]] = field(default_factory=dict)
 
-    def add(self, ranked: Sequence[str], question: AnyQuestion, k: int) -> None:
+    def add(self, ranked: Sequence[str], question: Question, k: int) -> None:
         top = list(ranked)[:k]
         found = len(question.evidence & set(top)) / len(question.evidence)
         self.recall.append(found)
@@ -357,7 +343,7 @@ class Scores:
         self.rr.append(0.0 if first is None else 1.0 / (first + 1))
         if question.hops > 1:
             self.multi_hop.append(found)
-        self.by_kind.setdefault(_kind(question), []).append(found)
+        self.by_kind.setdefault(question.kind, []).append(found)
 
     def summary(self) -> dict[str, float]:
         return {
@@ -367,12 +353,6 @@ class Scores:
             "multi_hop_recall": statistics.fmean(self.multi_hop) if self.multi_hop else 0.0,
             **{f"kind:{kind}": statistics.fmean(found) for kind, found in sorted(self.by_kind.items())},
         }
-
-
-def _kind(question: AnyQuestion) -> str:
-    if isinstance(question, dialogue_corpus.Question):
-        return question.kind
-    return "multi_hop" if question.hops > 1 else "single"
 
 
 def evaluate(conversations: Sequence[AnyConversation], k: int, folder: Path) -> dict[str, dict[str, float]]:
