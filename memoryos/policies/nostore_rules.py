@@ -147,7 +147,7 @@ class RuleTable:
         folded = text.lower()
         chosen = set(self.unhinted)
         for hint in self.hints:
-            if hint in folded and folded.count(hint) <= MAX_HINT_REPEATS:
+            if 0 < folded.count(hint) <= MAX_HINT_REPEATS:  # one pass: `in` and a count read it twice
                 chosen.update(self.by_hint[hint])
         return [self.rules[index] for index in sorted(chosen)]
 
