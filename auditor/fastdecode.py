@@ -33,7 +33,7 @@ __all__ = ["parse_canonical"]
 
 _new_facts = _new_parsed = tuple.__new__
 _INT = Annotated[int, msgspec.Meta(ge=1, le=g.MAX_INT)]
-_REFS = Annotated[list[str], msgspec.Meta(max_length=MAX_REFS)]
+_REF_LIST = Annotated[list[str], msgspec.Meta(max_length=MAX_REFS)]
 
 
 def _choice(values: frozenset[str]) -> Any:
@@ -46,8 +46,8 @@ _TYPES: dict[str, Any] = {
     "boundary": _choice(BOUNDARIES),
     "chainId": str,
     "degraded": bool,
-    "dependsOnVersion": _REFS,
-    "derivedFrom": _REFS,
+    "dependsOnVersion": _REF_LIST,
+    "derivedFrom": _REF_LIST,
     "fromTier": _choice(TIERS),
     "mac": str,
     "memoryId": str,
@@ -69,7 +69,10 @@ _TYPES: dict[str, Any] = {
 assert set(_TYPES) == set(FIELDS), "the fast path must know every field"
 _Receipt = msgspec.defstruct(
     "_Receipt",
-    [(name, _TYPES[name]) if FIELDS[name].required else (name, _TYPES[name] | None, None) for name in FACT_KEYS],
+    [
+        (name, _TYPES[name]) if FIELDS[name].required else (name, _TYPES[name] | None, None)
+        for name in FACT_KEYS
+    ],
     kw_only=True,  # required and optional fields interleaved, in sorted order
     omit_defaults=True,  # an absent field is written absent (an explicit null then differs)
     forbid_unknown_fields=True,
@@ -93,12 +96,20 @@ _UUID_SHAPE = b"hhhhhhhh-hhhh-hhhh-hhhh-hhhhhhhhhhhh"
 _ABSENT = b"None".translate(_CLASS_TABLE)
 _IDS_SHAPE = {
     (has_mac, has_memory): b" ".join(
-        (_UUID_SHAPE, _UUID_SHAPE, b"h" * 64, b"h" * 64 if has_mac else _ABSENT, _UUID_SHAPE if has_memory else _ABSENT)
+        (
+            _UUID_SHAPE,
+            _UUID_SHAPE,
+            b"h" * 64,
+            b"h" * 64 if has_mac else _ABSENT,
+            _UUID_SHAPE if has_memory else _ABSENT,
+        )
     )
     for has_mac in (False, True)
     for has_memory in (False, True)
 }
-assert re.fullmatch(g.UUID.pattern, "0" * 8 + "-0000" * 3 + "-" + "0" * 12) and g.HEX64.pattern == "[0-9a-f]{64}"
+assert (
+    re.fullmatch(g.UUID.pattern, "0" * 8 + "-0000" * 3 + "-" + "0" * 12) and g.HEX64.pattern == "[0-9a-f]{64}"
+)
 # atUtc: its first 16 characters (to the minute, shared by the receipts of a minute) matched once and
 # remembered with the calendar's verdict on the day; the seconds each time.
 _TIME_HEAD = re.compile(g.TIME.pattern[: g.TIME.pattern.index(":[0-5][0-9]\\.")]).fullmatch
@@ -139,6 +150,8 @@ def _fits(grammar: g.Grammar, value: str) -> bool:
 
 
 _SCOPES, _CHAINS, _VERSIONS, _REASONS = (_known[k] for k in (g.SCOPE, g.CHAIN, g.VERSION, g.REASON))
+
+
 def _refs_fit(refs: list[str]) -> bool:
     """Every item a ref, in one match over the items joined by spaces (a ref holds no space)."""
     return _REFS(" ".join(refs)) is not None
@@ -146,7 +159,7 @@ def _refs_fit(refs: list[str]) -> bool:
 
 _REASON_FOR = FIELDS["reason"].only_for or frozenset()
 _GENERATE_ONLY = (FIELDS["dependsOnVersion"].only_for, FIELDS["outcomeReceipt"].only_for)
-assert _GENERATE_ONLY == (frozenset({"generate"}),) * 2
+assert (frozenset({"generate"}),) * 2 == _GENERATE_ONLY
 _MAC_MEMBER = b',"mac":"'
 _MAC_SPAN = len(_MAC_MEMBER) + 64 + 1  # the member with its 64 hex digits and closing quote
 
@@ -158,7 +171,7 @@ def parse_canonical(raw: bytes) -> Parsed | None:
     except _Error:
         return None
     _encode_into(decoded, _BUFFER)
-    if _BUFFER != raw:  # not canonical (or an explicit null, which decodes as absent)
+    if raw != _BUFFER:  # not canonical (or an explicit null, which decodes as absent)
         return None
     values = _astuple(decoded)
     (
@@ -180,7 +193,10 @@ def parse_canonical(raw: bytes) -> Parsed | None:
     ):
         return None
     if (  # the rare fields, and the rules between fields: which boundary carries which, the window
-        (reason is not None and (boundary not in _REASON_FOR or (reason not in _REASONS and not _fits(g.REASON, reason))))
+        (
+            reason is not None
+            and (boundary not in _REASON_FOR or (reason not in _REASONS and not _fits(g.REASON, reason)))
+        )
         or ((depends is not None or outcome is not None) and boundary != "generate")
         or (outcome is not None and _OUTCOME(outcome) is None)
         or (wait is not None and ((boundary != "store" and status != "waiting") or not _time_fits(wait)))

@@ -22,7 +22,7 @@ import auditor.sources
 from auditor import Report, audit
 from auditor.fastdecode import parse_canonical as parse_canonical_msgspec
 from auditor.fastline import SORTED, parse_canonical, parse_canonical_regex
-from auditor.parse import Parsed, parse_raw, parse_reference
+from auditor.parse import parse_raw, parse_reference
 from receipts import canonical_bytes, problems
 from tests.auditor.streams import BOB, Stream, later
 from tests.auditor.test_properties import OPS, build
