@@ -14,7 +14,8 @@ is not installed): a line it accepts is (1) the canonical serialisation of what 
   that pass the grammars hold no character that orjson and msgspec would write differently (no
   quote, backslash, control or non-ASCII character), so the bytes are those of receipts.canonical.
 - Values that repeat across a stream (scopes, chainId, sourceVersion, reason) are matched once and
-  remembered; the values of every receipt (ids, times, prev, mac) are matched together in one call.
+  remembered; the ids and hashes of every receipt (receiptId, runId, prev, mac, memoryId) are
+  checked together by byte class in one call, atUtc by its minute (cached) and its seconds.
 """
 
 from __future__ import annotations
