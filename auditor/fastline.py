@@ -26,7 +26,7 @@ from receipts.model import BOUNDARIES, MAX_REFS, SCHEMA, STATUSES, TIERS
 
 _new_facts = _new_parsed = tuple.__new__
 
-__all__ = ["SORTED", "parse_canonical"]
+__all__ = ["SORTED", "parse_canonical", "parse_canonical_regex"]
 
 SORTED = FACT_KEYS  # sorted: orjson's OPT_SORT_KEYS order (all keys are ASCII), and Facts's
 
@@ -149,7 +149,7 @@ _BOOLS = {None: None, "true": True, "false": False}
 _VERSION_MAX = g.VERSION_MAX
 
 
-def parse_canonical(raw: bytes) -> Parsed | None:
+def parse_canonical_regex(raw: bytes) -> Parsed | None:
     """The receipt of a canonical, valid line; None for anything the reference path must judge.
     Once per line: the groups are unpacked once, and only the few that need it are converted."""
     try:
@@ -193,3 +193,12 @@ def parse_canonical(raw: bytes) -> Parsed | None:
         ),
     )  # fmt: skip
     return _new_parsed(Parsed, (facts, canonical, None))
+
+
+# The fast path in use: msgspec's typed decode (auditor.fastdecode) when msgspec is installed (the
+# `fast` extra), about a fifth fewer instructions per line than the regular expression; else the
+# regular expression. Both only ever agree with the reference path (tests/auditor/test_fastline.py).
+try:
+    from auditor.fastdecode import parse_canonical
+except ImportError:  # pragma: no cover - msgspec not installed
+    parse_canonical = parse_canonical_regex

@@ -1,8 +1,9 @@
 """Differential tests: the fast path of the parser (auditor.fastline) against the reference path.
 
-The fast path reads canonical lines with one regular expression and no JSON decoding; on anything
-it is not sure of it defers to the reference path (decode, receipts.problems(), canonicalise). The
-two must give the same Parsed or Bad for every line, and the same report for every stream.
+The fast path reads canonical lines with one regular expression and no JSON decoding, or with
+msgspec's typed decode (auditor.fastdecode) when msgspec is installed; on anything it is not sure of
+it defers to the reference path (decode, receipts.problems(), canonicalise). Each fast path must give
+the same Parsed or Bad as the reference for every line, and the same report for every stream.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import auditor.parse
+import auditor.sources
 from auditor import Report, audit
-from auditor.fastline import SORTED, parse_canonical
-from auditor.parse import Parsed, parse_raw, parse_reference
+from auditor.fastdecode import parse_canonical as parse_canonical_msgspec
+from auditor.fastline import SORTED, parse_canonical, parse_canonical_regex
+from auditor.parse import parse_raw, parse_reference
 from receipts import canonical_bytes, problems
 from tests.auditor.streams import BOB, Stream, later
 from tests.auditor.test_properties import OPS, build
@@ -139,19 +142,30 @@ def _spell(receipt: dict[str, Any], spelling: str) -> bytes:
     return line
 
 
+FAST_PATHS = (parse_canonical_regex, parse_canonical_msgspec)
+
+
 def _same(line: bytes) -> None:
-    fast, reference = parse_raw(line, None), parse_reference(line, None)
-    assert fast == reference
-    if parse_canonical(line) is not None:  # what the fast path accepts is valid and canonical
-        receipt = orjson.loads(line)
-        assert problems(receipt) == []
-        assert isinstance(fast, Parsed) and fast.canonical == canonical_bytes(receipt)
+    reference = parse_reference(line, None)
+    assert parse_raw(line, None) == reference
+    for fast_path in FAST_PATHS:  # each of them, whichever parse_raw uses
+        fast = fast_path(line)
+        if fast is not None:  # what a fast path accepts is valid and canonical, and read the same
+            assert fast == reference, fast_path.__module__
+            receipt = orjson.loads(line)
+            assert problems(receipt) == []
+            assert fast.canonical == canonical_bytes(receipt)
+
+
+def test_the_fast_path_in_use_is_msgspecs() -> None:
+    assert parse_canonical is parse_canonical_msgspec
 
 
 def test_every_receipt_memoryos_writes_takes_the_fast_path() -> None:
     for receipt in RECEIPTS:
         line = orjson.dumps(receipt, option=orjson.OPT_SORT_KEYS)
-        assert parse_canonical(line) is not None, line
+        for fast_path in FAST_PATHS:
+            assert fast_path(line) is not None, (fast_path.__module__, line)
         _same(line)
 
 
@@ -219,5 +233,29 @@ def test_a_faulty_stream_gets_the_same_report_from_both_paths(ops: list[str], da
         fast = _report(path, now)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(auditor.parse, "parse_canonical", lambda raw: None)
+            patch.setattr(auditor.sources, "parse_canonical", lambda raw: None)
             reference = _report(path, now)
     assert fast.to_json() == reference.to_json()
+
+
+def _receipt_with_mac() -> dict[str, Any]:
+    return next(r for r in RECEIPTS if "mac" in r and "memoryId" in r)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # a character moved from one id to the next: the same bytes of ids in a row, misaligned
+        lambda r: {**r, "receiptId": r["receiptId"][:-1], "runId": r["receiptId"][-1] + r["runId"]},
+        lambda r: {**r, "prev": r["prev"][:-1], "mac": r["prev"][-1] + r["mac"]},
+        lambda r: {**r, "runId": r["runId"] + " " + r["runId"]},  # a space where the parts are joined
+        lambda r: {**r, "memoryId": None},  # an explicit null (msgspec reads it as absent)
+        lambda r: {**r, "atUtc": r["atUtc"][:16] + ":60.000000Z"},  # the seconds, matched each time
+        lambda r: {**r, "userScope": r["userScope"] + "\n"},  # a pattern's `$` would let it through
+    ],
+)
+def test_the_fast_paths_refuse_what_only_a_careless_check_lets_through(change: Any) -> None:
+    line = orjson.dumps(change(_receipt_with_mac()), option=orjson.OPT_SORT_KEYS)
+    for fast_path in FAST_PATHS:
+        assert fast_path(line) is None, fast_path.__module__
+    _same(line)
