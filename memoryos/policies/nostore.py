@@ -29,6 +29,7 @@ from memoryos.policies.nostore_keywords import find_credentials, find_passwords
 from memoryos.policies.nostore_normalize import Normalized, normalize
 from memoryos.policies.nostore_pii import find_cards, find_emails, find_ibans, find_phones
 from memoryos.policies.nostore_rules import find_provider_tokens
+from memoryos.policies.nostore_shell import find_command_passwords
 
 Finder = Callable[[str], Iterable[tuple[int, int]]]
 REASON_CODE = re.compile(r"^[a-z0-9_]{1,32}(:[a-z0-9_]{1,64})?$")
@@ -334,6 +335,7 @@ _TABLE: tuple[Family, ...] = (
     Family("provider_token", "secret", find_provider_tokens, priority=21),
     Family("wifi_password", "secret", find_wifi_passwords, priority=39),
     Family("password_assignment", "secret", find_passwords, priority=40),
+    Family("command_password", "secret", find_command_passwords, priority=40),
     Family(
         "access_code",
         "secret",

@@ -30,7 +30,9 @@ _STREET_AFTER = (
 )
 _HOUSE = r"\d{1,4}(?:[A-Za-z]|[-/]\w{1,4}|\s?bis|\s?ter)?"
 # A flat after the house number: "Storgatan 52 lgh 1201", "Rua das Flores, 240, apto 12", "Apt 4B".
-_FLAT = r"(?:,?\s(?i:lgh|apt\.?|apto\.?|apartment|flat|unit|whg\.?|wohnung|app\.?|appt\.?|m\.|bus)\s?\w{1,5})?"
+_FLAT = (
+    r"(?:,?\s(?i:lgh|apt\.?|apto\.?|apartment|flat|unit|whg\.?|wohnung|app\.?|appt\.?|m\.|bus)\s?\w{1,5})?"
+)
 _STREET = (
     rf"(?:{_NAME}(?i:{_STREET_SUFFIX})\s{_HOUSE}"  # Hauptstraße 39, Keizersgracht 40-II
     rf"|{_HOUSE},?\s(?i:{_NUMBER_FIRST})\s[^\n,\d]{{2,40}}"  # 8 rue de la République

@@ -56,7 +56,8 @@ _ID_LABEL = re.compile(
 # and a JWK's public members ("x", "y" of an EC or OKP key, "n", "e" of an RSA key). A private JWK is
 # still refused by its "d" (and "p", "q", ...), which carries no such label.
 _PUBLIC_LABEL = re.compile(
-    r"(?i:\bpub(?:lic)?[-_ ]?key)[\"']?\s{0,2}[:=]\s{0,2}[\"']?$|[\"'](?:x|y|n|e)[\"']\s{0,2}:\s{0,2}[\"'][-_~.]?$"
+    r"(?i:\bpub(?:lic)?[-_ ]?key)[\"']?\s{0,2}[:=]\s{0,2}[\"']?$"
+    r"|[\"'](?:x|y|n|e)[\"']\s{0,2}:\s{0,2}[\"'][-_~.]?$"
 )
 # An image or a font inlined as a data URI: public content, however random its base64 looks.
 _DATA_URI = re.compile(r"data:(?:image|font)/[A-Za-z0-9.+\-]{1,40};base64,[A-Za-z0-9+/=]+")

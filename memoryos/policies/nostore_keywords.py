@@ -22,7 +22,8 @@ PASSWORD_WORDS: tuple[str, ...] = (
     "contraseña", "contrasena", "clave", "clave de acceso", "mot de passe", "mdp", "code d'accès", "senha",
     "palavra-passe", "palavra passe", "parola", "parolă", "parola d'ordine", "wachtwoord", "hasło", "haslo",
     "lösenordet", "lösenord", "losenord", "passordet", "passord", "adgangskode", "salasana", "heslo",
-    "jelszó", "şifre", "sifre", "şifrem", "şifreniz", "şifresi", "parolam", "parolanız", "parolası", "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
+    "jelszó", "şifre", "sifre", "şifrem", "şifreniz", "şifresi", "parolam", "parolanız", "parolası",
+    "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
     # French speech shortens "mot de passe" to "passe" after a possessive: "ma nouvelle passe".
     "ma passe", "ma nouvelle passe", "mon passe", "ta passe", "votre passe", "notre passe",
 )  # fmt: skip
@@ -51,7 +52,8 @@ UNSPACED_PASSWORD_WORDS: tuple[str, ...] = (
 CREDENTIAL_WORDS: tuple[str, ...] = (
     "secret", "client secret", "secret key", "api key", "apikey", "api token", "access key", "access token",
     "auth token", "refresh token", "token", "private token", "signing key", "encryption key", "master key",
-    "personal access token", "pat", "clé api", "clé d'api", "clé secrète", "jeton", "clave api", "clave de api", "clave secreta",
+    "personal access token", "pat", "clé api", "clé d'api", "clé secrète", "jeton", "clave api",
+    "clave de api", "clave secreta",
     "api-schlüssel", "geheimer schlüssel", "chave de api", "chave api", "chave secreta", "токен", "ключ api",
 )  # fmt: skip
 UNSPACED_CREDENTIAL_WORDS: tuple[str, ...] = (

@@ -183,10 +183,8 @@ def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
     wordy = bool(before.strip(_NUMERIC))
     if wordy and _not_phone_context(before):
         return False  # "référence pièce +15-640-400": a part number, even with a "+"
-    if has_plus:
-        return 8 <= digits <= 15
-    if candidate.startswith("000"):
-        return False  # no national trunk or international prefix is "000": a blanked-out id
+    if has_plus or candidate.startswith("000"):  # no trunk or international prefix is "000"
+        return has_plus and 8 <= digits <= 15
     if digits >= 9 and candidate.isdigit():
         return _bare_run_ok(candidate, before, wordy)
     if _is_other_number(candidate):
