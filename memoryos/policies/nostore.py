@@ -24,6 +24,7 @@ from memoryos.policies.nostore_codes import (
     find_wifi_passwords,
 )
 from memoryos.policies.nostore_entropy import find_high_entropy
+from memoryos.policies.nostore_health import find_health_ids
 from memoryos.policies.nostore_ids import find_national_ids
 from memoryos.policies.nostore_keywords import find_credentials, find_passwords
 from memoryos.policies.nostore_normalize import Normalized, normalize
@@ -357,6 +358,7 @@ _TABLE: tuple[Family, ...] = (
     Family("credit_card", "pii", find_cards, priority=45),
     Family("iban", "pii", find_ibans, priority=45),
     Family("national_id", "pii", find_national_ids, priority=46),
+    Family("health_id", "pii", find_health_ids, priority=47),
     Family("email", "pii", find_emails, ("@",), priority=50),
     Family("postal_address", "pii", find_addresses, priority=52),
     Family("date_of_birth", "pii", find_birth_dates, priority=53),
