@@ -30,6 +30,7 @@ from memoryos.policies.nostore_keywords import find_credentials, find_passwords
 from memoryos.policies.nostore_normalize import Normalized, normalize
 from memoryos.policies.nostore_pii import find_cards, find_emails, find_ibans, find_phones
 from memoryos.policies.nostore_rules import find_provider_tokens
+from memoryos.policies.nostore_sessions import find_session_secrets
 from memoryos.policies.nostore_shell import find_command_passwords
 
 Finder = Callable[[str], Iterable[tuple[int, int]]]
@@ -299,6 +300,7 @@ _TABLE: tuple[Family, ...] = (
         fold_hints=True,
     ),
     Family("azure_sas_token", "secret", find_sas_signatures, ("sig=",), priority=7),
+    Family("session_secret", "secret", find_session_secrets, priority=8),
     Family(
         "jwt",
         "secret",
