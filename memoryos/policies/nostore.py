@@ -28,6 +28,7 @@ from memoryos.policies.nostore_health import find_health_ids
 from memoryos.policies.nostore_ids import find_national_ids
 from memoryos.policies.nostore_keywords import find_credentials, find_passwords
 from memoryos.policies.nostore_normalize import Normalized, normalize
+from memoryos.policies.nostore_otp import find_one_time_codes, find_seed_phrases
 from memoryos.policies.nostore_pii import find_cards, find_emails, find_ibans, find_phones
 from memoryos.policies.nostore_rules import find_provider_tokens
 from memoryos.policies.nostore_sessions import find_session_secrets
@@ -356,6 +357,8 @@ _TABLE: tuple[Family, ...] = (
         priority=38,
     ),
     Family("credential_assignment", "secret", find_credentials, priority=41),
+    Family("one_time_code", "secret", find_one_time_codes, priority=43),
+    Family("seed_phrase", "secret", find_seed_phrases, priority=37),
     Family("high_entropy", "secret", find_high_entropy, priority=60),
     Family("credit_card", "pii", find_cards, priority=45),
     Family("iban", "pii", find_ibans, priority=45),

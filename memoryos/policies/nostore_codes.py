@@ -115,9 +115,11 @@ RECOVERY_HINTS: tuple[str, ...] = (
 )  # fmt: skip
 _LIST_CONNECTOR = re.compile(
     r"(?:[ \t]*\([^()\n]{1,30}\))?(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
-    r"(?:\s{0,3}(?::|=|：|—|–)\s*|\s+(?:are|were|sind|waren|sont|son|são|sao|sono|zijn|to|är|er)\s*:?\s*)"
+    r"(?:\s{0,3}(?::|=|：|—|–)\s*|\s+(?:are|were|sind|waren|sont|son|são|sao|sono|zijn|to|är|er)\s*:?\s*"
+    r"|(?:\.[a-z]{2,4})?[ \t]*\n)"  # a heading or a file name ("recovery-codes.txt"), the codes below
 )
-_CODE_TOKEN = re.compile(r"(?:[a-z0-9]{4,12})(?:-[a-z0-9]{3,12}){0,3}(?![^\s,;])")
+# Up to eight dashed groups: BitLocker keys are eight groups of six digits, Microsoft's five of five.
+_CODE_TOKEN = re.compile(r"(?:[a-z0-9]{4,12})(?:-[a-z0-9]{3,12}){0,7}(?![^\s,;])")
 _SEPARATOR = re.compile(r"[ \t]*[,;]?[ \t]*\n?[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
@@ -173,13 +175,14 @@ _OTPAUTH_SECRET = re.compile(
 
 # A TOTP seed as authenticator apps print it for typing in: base32 in groups of four ("7K53 RZEP BDE3
 # 3WO4 ..."), after a word of the second factor. Four groups or more: a seed holds 80 bits or more.
-_SPACED_SEED = re.compile(r"(?<![A-Za-z0-9])[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,15}(?![A-Za-z0-9])")
-_SEED_CONTEXT = re.compile(r"mfa|2fa|totp|two-factor|authenticator|otp")
-_SEED_WINDOW = 40
+# Some apps print the groups in lower case ("otox 5vbx q4qj ..."): matched on the folded text.
+_SPACED_SEED = re.compile(r"(?<![a-z0-9])[a-z2-7]{4}(?: [a-z2-7]{4}){3,15}(?![a-z0-9])")
+_SEED_CONTEXT = re.compile(r"mfa|2fa|totp|two-factor|authenticator|otp|setup key|secret key|zwei-faktor")
+_SEED_WINDOW = 100
 
 
 def _spaced_seeds(text: str, folded: str) -> Iterator[tuple[int, int]]:
-    for match in _SPACED_SEED.finditer(text):
+    for match in _SPACED_SEED.finditer(folded):
         seed = match.group()
         if not (any(c.isdigit() for c in seed) and any(c.isalpha() for c in seed)):
             continue

@@ -21,7 +21,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memoryos.policies import nostore_codes, nostore_health, nostore_keywords, nostore_sessions, nostore_shell
+from memoryos.policies import (
+    nostore_codes,
+    nostore_health,
+    nostore_keywords,
+    nostore_otp,
+    nostore_sessions,
+    nostore_shell,
+)
 from memoryos.policies.nostore import FAMILIES, redact, scan
 from memoryos.policies.nostore_normalize import normalize
 from memoryos.policies.nostore_rules import installed_table
@@ -66,6 +73,8 @@ def _family_triggers(name: str) -> tuple[str, ...]:
         words += [*nostore_codes.WIFI_KEY_WORDS[:4], "wifi ", "WIFI:T:WPA;S:"]
     if name == "session_secret":
         words += nostore_sessions.TRIGGERS
+    if name in ("one_time_code", "seed_phrase"):
+        words += nostore_otp.TRIGGERS
     if name == "health_id":
         words += nostore_health.TRIGGERS
     if name == "command_password":
