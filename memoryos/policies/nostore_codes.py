@@ -70,8 +70,9 @@ _CONNECTOR = (
     r"(?:\s{0,3}(?::|=|：|—|–|-)\s{0,3}|\s+(?:is|was|est|ist|es|era|è|é|lautet|war|är|er|jest|to|wynosi|"
     r"c'est|is now|est maintenant|ist jetzt|changed to|set to)\s+)"
 )
-# Up to three words between the keyword and the connector ("Türcode Haus 2: 7381", "d'entrée est").
-_FILLER = r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
+# Up to four words between the keyword and the connector ("Türcode Haus 2: 7381", "d'entrée est",
+# "door code for the back entrance is").
+_FILLER = r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,4}?"
 _CODE_VALUE = r"(?P<v>[*#]?\d[0-9a-d*#]{2,11})(?![a-z0-9]|[.,:/\-]\d)"
 _AFTER_CONNECTOR = re.compile(rf"{_FILLER}{_CONNECTOR}{_CODE_VALUE}")
 _ADJACENT = re.compile(r"[ \t]+(?P<v>[*#]?\d{4,8}[#*]?)(?![a-z0-9]|[.,:/\-]\d)")
@@ -82,9 +83,21 @@ def _code_ok(value: str, adjacent: bool) -> bool:
     return 4 <= digits <= 8 if adjacent else 3 <= digits <= 10
 
 
+# A dial's combination is two to five numbers of one or two digits: "safe combination: 15-22-4".
+_DIAL = re.compile(
+    rf"{_FILLER}{_CONNECTOR}(?P<v>\d{{1,2}}(?:[\-–/ ]\d{{1,2}}){{2,4}})(?![0-9a-z]|[.,:/\-]\d)"
+)
+_DIAL_WORDS = ("combin", "combo", "kombination", "kombinacj")
+
+
 def find_access_codes(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
     for keyword in _ACCESS_KEYWORD.finditer(folded):
+        if any(word in keyword.group() for word in _DIAL_WORDS):
+            dial = _DIAL.match(folded, keyword.end())
+            if dial is not None:
+                yield dial.span("v")
+                continue
         for pattern, adjacent in ((_AFTER_CONNECTOR, False), (_ADJACENT, True)):
             match = pattern.match(folded, keyword.end())
             if match is not None and _code_ok(match.group("v"), adjacent):
@@ -249,10 +262,24 @@ def _wifi_qr_codes(text: str, folded: str) -> Iterator[tuple[int, int]]:
             yield match.span("v")
 
 
+# A router's printed key in groups of digits: "WLAN-Schlüssel: 1448 6434 5147 8493 2210" (FRITZ!Box).
+_WIFI_DIGITS = re.compile(
+    r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?[ \t]{0,3}[:=：][ \t]{0,3}(?P<v>\d{4}(?:[ \-]\d{4}){2,5})(?![\d])"
+)
+
+
+def _wifi_digit_keys(folded: str) -> Iterator[tuple[int, int]]:
+    for keyword in _WIFI_KEYWORD.finditer(folded):
+        match = _WIFI_DIGITS.match(folded, keyword.end())
+        if match is not None:
+            yield match.span("v")
+
+
 def find_wifi_passwords(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
     if not any(hint in folded for hint in _WIFI_HINTS):
         return
     yield from assignments(text, _WIFI_KEYWORD, want_password=True)
+    yield from _wifi_digit_keys(folded)
     yield from _wifi_pairs(text, folded)
     yield from _wifi_qr_codes(text, folded)
