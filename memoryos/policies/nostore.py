@@ -191,6 +191,49 @@ def find_sas_signatures(text: str) -> Iterator[tuple[int, int]]:
             yield match.span(1)
 
 
+# A token written apart so that a linter or an autolinker misses it: one character at a time
+# ("s k _ l i v e _ X h F u ..."), or its prefix and then groups ("glpat- s0cU rhsq bdWB ..."). The run
+# is joined and judged by the families with a known token format; the span is the whole run.
+_SPACED_CHARS = re.compile(r"(?<!\S)(?:\S ){11,}\S(?!\S)")
+_SPACED_HINT = re.compile(r"\S \S \S \S ")
+_GROUPED = re.compile(
+    r"(?<![A-Za-z0-9_\-])[A-Za-z]{2,10}[_\-](?:[A-Za-z]{2,8}[_\-])? ?(?:[A-Za-z0-9]{2,8} ){2,15}"
+    r"[A-Za-z0-9]{2,8}(?![A-Za-z0-9])"
+)
+_FORMAT_FAMILIES = frozenset(
+    {
+        "aws_access_key", "github_token", "gitlab_token", "slack_token", "stripe_key", "google_api_key",
+        "anthropic_key", "openai_key", "huggingface_token", "npm_token", "pypi_token", "sendgrid_key",
+        "provider_token",
+    }
+)  # fmt: skip
+
+
+def _random_groups(run: str) -> bool:
+    """Groups of a random token mostly hold a digit or a capital; words of prose rarely do."""
+    groups = run.split(" ")[1:]
+    marked = sum(any(c.isdigit() or c.isupper() for c in group) for group in groups)
+    return marked * 5 >= len(groups) * 3
+
+
+def find_spaced_tokens(text: str) -> Iterator[tuple[int, int]]:
+    """Runs that, joined without their spaces, hold a token of a known format."""
+    if text.count(" ") < 3:
+        return
+    runs: list[tuple[re.Pattern[str], Callable[[str], bool]]] = []
+    if _SPACED_HINT.search(text):
+        runs.append((_SPACED_CHARS, _mixed_case_digits))
+    if "- " in text or "_ " in text:  # the prefix, then its groups
+        runs.append((_GROUPED, _random_groups))
+    for pattern, shaped in runs:
+        for match in pattern.finditer(text):
+            joined = match.group().replace(" ", "")
+            if shaped(joined if pattern is _SPACED_CHARS else match.group()) and _candidates(
+                joined, _FORMAT_FAMILIES
+            ):
+                yield match.span()
+
+
 _BOUND = r"(?<![A-Za-z0-9_\-])"
 _TAIL = r"(?![A-Za-z0-9_\-])"
 
@@ -344,7 +387,7 @@ _TABLE: tuple[Family, ...] = (
         "access_code",
         "secret",
         find_access_codes,
-        ("code", "pin", "kod", "combin", "codice", "código", "codigo"),
+        ("code", "pin", "kod", "combin", "kombin", "codice", "código", "codigo"),
         fold_hints=True,
         priority=42,
     ),
@@ -359,6 +402,7 @@ _TABLE: tuple[Family, ...] = (
     Family("credential_assignment", "secret", find_credentials, priority=41),
     Family("one_time_code", "secret", find_one_time_codes, priority=43),
     Family("seed_phrase", "secret", find_seed_phrases, priority=37),
+    Family("spaced_token", "secret", find_spaced_tokens, (" ",), priority=58),
     Family("high_entropy", "secret", find_high_entropy, priority=60),
     Family("credit_card", "pii", find_cards, priority=45),
     Family("iban", "pii", find_ibans, priority=45),

@@ -54,7 +54,8 @@ _ACCESS_KEYWORD = re.compile(
     r"(?<![a-zà-ÿ])(?:"
     # single words: "digicode", "Türcode", "Alarmcode", "deurcode", "portkod", "dørkode"
     r"digicode|(?:haust[üu]r|haustuer|t[üu]r|tuer|tor|alarm|garagen?|tresor|zugangs|eingangs)code|"
-    r"(?:deur|poort|toegangs)code|(?:port|dörr|dorr|larm|grind)koden?|(?:dør|dor|port|alarm|adgangs)koden?|"
+    r"(?:deur|poort|toegangs)code|(?:tresor|safe|schloss|zahlenschloss|fahrradschloss)-?kombination|"
+    r"(?:port|dörr|dorr|larm|grind)koden?|(?:dør|dor|port|alarm|adgangs)koden?|"
     # "front door code", "alarm disarm code", "garage door PIN", "gate access code"
     rf"{_OBJECTS}(?:[ \-](?:door|gate|alarm|disarm|arming|entry|access|keypad|system|panel))?[ \-]"
     r"(?:code|pin|combination|combo|passcode)s?|"
@@ -90,18 +91,32 @@ _DIAL = re.compile(
 _DIAL_WORDS = ("combin", "combo", "kombination", "kombinacj")
 
 
+def _access_keywords(folded: str) -> Iterator[re.Match[str]]:
+    """Keyword matches that may overlap: "gate code for the side entrance ... is 4417" has its value
+    after the second ("code for the side entrance"), which starts inside the first."""
+    position = 0
+    while (keyword := _ACCESS_KEYWORD.search(folded, position)) is not None:
+        yield keyword
+        position = keyword.start() + 1
+
+
 def find_access_codes(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
-    for keyword in _ACCESS_KEYWORD.finditer(folded):
+    position = 0
+    for keyword in _access_keywords(folded):
+        if keyword.start() < position:
+            continue
         if any(word in keyword.group() for word in _DIAL_WORDS):
             dial = _DIAL.match(folded, keyword.end())
             if dial is not None:
                 yield dial.span("v")
+                position = dial.end()
                 continue
         for pattern, adjacent in ((_AFTER_CONNECTOR, False), (_ADJACENT, True)):
             match = pattern.match(folded, keyword.end())
             if match is not None and _code_ok(match.group("v"), adjacent):
                 yield match.span("v")
+                position = match.end()
                 break
 
 
@@ -132,7 +147,7 @@ _LIST_CONNECTOR = re.compile(
     r"|(?:\.[a-z]{2,4})?[ \t]*\n)"  # a heading or a file name ("recovery-codes.txt"), the codes below
 )
 # Up to eight dashed groups: BitLocker keys are eight groups of six digits, Microsoft's five of five.
-_CODE_TOKEN = re.compile(r"(?:[a-z0-9]{4,12})(?:-[a-z0-9]{3,12}){0,7}(?![^\s,;])")
+_CODE_TOKEN = re.compile(r"(?:[a-z0-9]{4,16})(?:-[a-z0-9]{3,12}){0,7}(?![^\s,;])")  # GitLab's: 16 hex
 _SEPARATOR = re.compile(r"[ \t]*[,;]?[ \t]*\n?[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 

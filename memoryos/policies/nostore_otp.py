@@ -43,7 +43,7 @@ _OTP_HINTS = (
 _OTP_VALUE = re.compile(
     r"(?:[ \t]+[^\s.;!?:=\d]{1,20}){0,4}?"
     r"(?:[ \t]{0,2}[:：=][ \t]{0,2}|[ \t]+(?:is|was|lautet|ist|est|es|é|è|är|jest|to|:)[ \t]*:?[ \t]*|[ \t]*)"
-    r"(?P<v>\d{3}[ \-]?\d{3}|\d{4,8})(?![\d\-/.,:]\d|[A-Za-z0-9])"
+    r"(?P<v>\d{3}[ \-]?\d{3}|\d{4,8})(?![\d\-/.:]\d|,\d{3}|[A-Za-z0-9])"  # "，5分钟" ends the code
 )
 _YEAR = re.compile(r"(?:19|20)\d\d")
 

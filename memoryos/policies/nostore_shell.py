@@ -77,10 +77,11 @@ _PASS_KEY = re.compile(
     r"(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<bare>\S{6,128}))"
 )
 
-_HINTS = (
-    "mysql", "mariadb", "sshpass", "smbclient", "ldap", "curl", "wget", "http", "xh", "sudo", "net use",
-    "sqlplus", "expdp", "impdp", "exp", "imp", "rman", "sqlldr", "jdbc:oracle",
-)  # fmt: skip
+# Where a command of `_COMMANDS` can start: one pass finds them, and only there are the patterns tried.
+_COMMAND_WORD = re.compile(
+    r"(?<![\w\-])(?:mysql|mariadb|sshpass|smbclient|ldap|curl|wget|https?[ \t]|xh[ \t]|echo|(?i:net)[ \t]|"
+    r"sqlplus|expdp|impdp|exp[ \t]|imp[ \t]|rman|sqlldr)|jdbc:oracle:"
+)
 
 
 def _value(match: re.Match[str]) -> tuple[int, int, bool] | None:
@@ -111,6 +112,15 @@ def _pass_value_ok(value: str) -> bool:
     return mixed_case or not value.isalnum()
 
 
+def _commands(text: str) -> Iterator[re.Match[str]]:
+    for word in _COMMAND_WORD.finditer(text):
+        for pattern in _COMMANDS:
+            match = pattern.match(text, word.start())
+            if match is not None:
+                yield match
+                break
+
+
 def _pass_key(text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
     found = _value(match)
     if found is not None and _pass_value_ok(text[found[0] : found[1]].rstrip(".,;")):
@@ -125,8 +135,9 @@ def find_command_passwords(text: str) -> Iterator[tuple[int, int]]:
     """Values of password flags, password variables, password elements, .pgpass lines and `pass:` keys."""
     folded = text.lower()
     keyed = "," in text and any(word in folded for word in ("pass", "pwd", "secret", "token", "key"))
+    for match in _commands(text):
+        yield from _credential(text, match)
     runs = (
-        (any(hint in folded for hint in _HINTS), _COMMANDS, _credential),
         ("PASS" in text or "PWD" in text, (_ENV_PASSWORD,), _credential),
         ("</" in text, (_ELEMENT,), _element),
         (keyed, (_NAME_THEN_VALUE,), _credential),

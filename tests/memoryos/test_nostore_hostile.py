@@ -75,6 +75,8 @@ def _family_triggers(name: str) -> tuple[str, ...]:
         words += nostore_sessions.TRIGGERS
     if name in ("one_time_code", "seed_phrase"):
         words += nostore_otp.TRIGGERS
+    if name == "spaced_token":
+        words += ["a ", "ghp_ ", "glpat- ", "sk_live_ ", "aB3 ", "glpat- aB3x ", "x_ 1a "]
     if name == "health_id":
         words += nostore_health.TRIGGERS
     if name == "command_password":
