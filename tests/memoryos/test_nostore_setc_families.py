@@ -21,7 +21,7 @@ REFUSED: dict[str, tuple[str, ...]] = {
         "echo 'Pl4typus%81' | sudo -S apt-get upgrade",
         "net use Y: \\\\nas02\\media K9p&wQ2-xz /user:HOME\\media_svc",
         "sqlplus hr/Rvb8xq2ZnP@//orahost:1521/XEPDB1",
-        "MYSQL_PWD='q9Zt!lamp' mysqldump shop > shop.sql",
+        "PGPASSWORD=Tr0ut!lake42 pg_dump ledger",
         "<settings><password>Halcyon%day42</password></settings>",
         "config.set('smtp_password', 'Marig0ld?skies')",
         "backup.lan:5432:ledger:reporter:Zq8!vv2Lp0",
@@ -30,9 +30,11 @@ REFUSED: dict[str, tuple[str, ...]] = {
     "password_assignment": (
         "Banka şifreniz Kelebek2031! olarak değiştirildi.",
         "社内VPNのパスワード：Gq84mZt2pLx（月末に変更）",
-        "Kennwort (nur für den Notfall, bitte nicht weitergeben): Wq7#zu2Lm",
+        "Parolanız Kestane44x olarak ayarlandı",
     ),
-    "credential_assignment": ("Bitbucket personal access token: ATctt3xFfGN0aBc7dQ9k2LmPqRs5TuVwX1yZ",),
+    "credential_assignment": (
+        "Azure DevOps PAT (read-only, project billing): 5ttq3vuxkz7ojnwmb2yfh4rdlc6ea9ips0gx1nk8r3jv5mqw2zto",
+    ),
     "session_secret": (
         "Cookie: PHPSESSID=k3j9q0v7m2n8b5x1c4z6a8s0d2",
         "JSESSIONID=9F2C81AB44D07E6A5B3C2D1E0F9A8B7C; Path=/app",
@@ -44,7 +46,7 @@ REFUSED: dict[str, tuple[str, ...]] = {
         "https://maker.ifttt.com/trigger/lamp_on/with/key/bT7-qp2Xz9LmWc4vRn8Ks",
     ),
     "health_id": (
-        "NHS number for the referral: 083 016 6130",
+        "NHS no. 5982597910 (GP practice in Leeds)",
         "KVNR meines Sohnes: M186091394",
         "Medicare MBI 7TW4-C02-PK53 for my dad's claim",
         "AHV-Nr. 756.0996.0308.23",
@@ -53,7 +55,7 @@ REFUSED: dict[str, tuple[str, ...]] = {
         "Cigna member ID: U48213967",
     ),
     "national_id": (
-        "personnummer 850412-3012",
+        "personnummer: 19850412-3012",
         "Henkilötunnus: 150399-401K",
         "syntynyt 070907A5123",
         "passport MRZ: P<FRALAMBERT<<CLAIRE<<<<<<<<<<<<<<<<<<<<<<<<<\n"
@@ -79,8 +81,8 @@ REFUSED: dict[str, tuple[str, ...]] = {
         "\n9) velvet\n10) cabin\n11) nurse\n12) orbit",
     ),
     "recovery_codes": (
-        "BitLocker recovery key: 218130-437129-066297-551694-170786-381601-602195-403623",
-        "Microsoft recovery code: QW8RT-K3M9Z-PL2XV-77BNC-D4HJ6",
+        "Recovery codes\n  7c1e9 40d2b\n  a83f0 5be71\n  06d4c e9a28",
+        "BitLocker recovery key for DESK-22: 218130-437129-066297-551694-170786-381601-602195-403623",
         "gitlab-recovery-codes.txt\n5d2a9c31b7e04f68\n91cf07a2e8b34d15\n0e6b4f8a2c9d1735",
         "Authenticator setup key (type it in): k7dq 3mzp x2wn r5tb ya4c q6ve",
     ),
