@@ -83,6 +83,7 @@ class HealthKind:
     hints: tuple[str, ...]  # one must occur in the lower-cased text for the kind to run
 
 
+_DIGIT = re.compile(r"\d")
 _B = r"(?<![A-Za-z0-9])"
 _E = r"(?![A-Za-z0-9])"
 _INSURANCE = (
@@ -155,17 +156,23 @@ KINDS: tuple[HealthKind, ...] = (
 )  # fmt: skip
 
 
+# One compiled search per kind for its hints: a C-level scan, not a Python loop of `in` tests.
+_HINTED: tuple[tuple[HealthKind, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile("|".join(re.escape(hint) for hint in kind.hints))) for kind in KINDS
+)
+
+
 def _compact(value: str) -> str:
     return re.sub(r"[\s.\-]", "", value).upper()
 
 
 def find_health_ids(text: str) -> Iterator[tuple[int, int]]:
     """Health and insurance numbers with their check and, where the check is weak or absent, a label."""
-    if not any(char.isdigit() for char in text):
+    if _DIGIT.search(text) is None:
         return
     folded = fold(text)
-    for kind in KINDS:
-        if not any(hint in folded for hint in kind.hints):
+    for kind, hinted in _HINTED:
+        if hinted.search(folded) is None:
             continue
         for match in kind.pattern.finditer(text):
             if not kind.check(_compact(match.group())):

@@ -77,6 +77,11 @@ _PASS_KEY = re.compile(
     r"(?:'(?P<sq>[^'\n]{4,128})'|\"(?P<dq>[^\"\n]{4,128})\"|(?P<bare>\S{6,128}))"
 )
 
+# A cheap gate before `_COMMAND_WORD`, whose lookbehind is tried at every position of the text.
+_COMMAND_HINT = re.compile(
+    r"mysql|mariadb|sshpass|smbclient|ldap|curl|wget|https? -|xh |echo|net |sqlplus|expdp|impdp|exp |imp |"
+    r"rman|sqlldr|jdbc:oracle:"
+)
 # Where a command of `_COMMANDS` can start: one pass finds them, and only there are the patterns tried.
 _COMMAND_WORD = re.compile(
     r"(?<![\w\-])(?:mysql|mariadb|sshpass|smbclient|ldap|curl|wget|https?[ \t]|xh[ \t]|echo|(?i:net)[ \t]|"
@@ -135,8 +140,9 @@ def find_command_passwords(text: str) -> Iterator[tuple[int, int]]:
     """Values of password flags, password variables, password elements, .pgpass lines and `pass:` keys."""
     folded = text.lower()
     keyed = "," in text and any(word in folded for word in ("pass", "pwd", "secret", "token", "key"))
-    for match in _commands(text):
-        yield from _credential(text, match)
+    if _COMMAND_HINT.search(folded) is not None:
+        for match in _commands(text):
+            yield from _credential(text, match)
     runs = (
         ("PASS" in text or "PWD" in text, (_ENV_PASSWORD,), _credential),
         ("</" in text, (_ELEMENT,), _element),
