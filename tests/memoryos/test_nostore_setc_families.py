@@ -128,6 +128,9 @@ ALLOWED: tuple[str, ...] = (
     "The seed phrase is stored in the safe at home and nobody should write it down on a shared drive.",
     "Stripe restricted keys start with rk_live_ and can be scoped per resource.",
     "patient numbers are assigned at admission",
+    "patient ID: 12345678 (the example in the form's help text)",
+    "boarding pass: QF1234 gate 7",
+    "Seed phrase: never share these twelve words with anyone who asks for them over email chat",
 )
 
 
