@@ -24,11 +24,15 @@ from memoryos.policies.nostore_codes import (
     find_wifi_passwords,
 )
 from memoryos.policies.nostore_entropy import find_high_entropy
+from memoryos.policies.nostore_health import find_health_ids
 from memoryos.policies.nostore_ids import find_national_ids
 from memoryos.policies.nostore_keywords import find_credentials, find_passwords
 from memoryos.policies.nostore_normalize import Normalized, normalize
+from memoryos.policies.nostore_otp import find_one_time_codes, find_seed_phrases
 from memoryos.policies.nostore_pii import find_cards, find_emails, find_ibans, find_phones
 from memoryos.policies.nostore_rules import find_provider_tokens
+from memoryos.policies.nostore_sessions import find_session_secrets
+from memoryos.policies.nostore_shell import find_command_passwords
 
 Finder = Callable[[str], Iterable[tuple[int, int]]]
 REASON_CODE = re.compile(r"^[a-z0-9_]{1,32}(:[a-z0-9_]{1,64})?$")
@@ -187,6 +191,49 @@ def find_sas_signatures(text: str) -> Iterator[tuple[int, int]]:
             yield match.span(1)
 
 
+# A token written apart so that a linter or an autolinker misses it: one character at a time
+# ("s k _ l i v e _ X h F u ..."), or its prefix and then groups ("glpat- s0cU rhsq bdWB ..."). The run
+# is joined and judged by the families with a known token format; the span is the whole run.
+_SPACED_CHARS = re.compile(r"(?<!\S)(?:\S ){11,}\S(?!\S)")
+_SPACED_HINT = re.compile(r"\S \S \S \S ")
+_GROUPED = re.compile(
+    r"(?<![A-Za-z0-9_\-])[A-Za-z]{2,10}[_\-](?:[A-Za-z]{2,8}[_\-])? ?(?:[A-Za-z0-9]{2,8} ){2,15}"
+    r"[A-Za-z0-9]{2,8}(?![A-Za-z0-9])"
+)
+_FORMAT_FAMILIES = frozenset(
+    {
+        "aws_access_key", "github_token", "gitlab_token", "slack_token", "stripe_key", "google_api_key",
+        "anthropic_key", "openai_key", "huggingface_token", "npm_token", "pypi_token", "sendgrid_key",
+        "provider_token",
+    }
+)  # fmt: skip
+
+
+def _random_groups(run: str) -> bool:
+    """Groups of a random token mostly hold a digit or a capital; words of prose rarely do."""
+    groups = run.split(" ")[1:]
+    marked = sum(any(c.isdigit() or c.isupper() for c in group) for group in groups)
+    return marked * 5 >= len(groups) * 3
+
+
+def find_spaced_tokens(text: str) -> Iterator[tuple[int, int]]:
+    """Runs that, joined without their spaces, hold a token of a known format."""
+    if text.count(" ") < 3:
+        return
+    runs: list[tuple[re.Pattern[str], Callable[[str], bool]]] = []
+    if _SPACED_HINT.search(text):
+        runs.append((_SPACED_CHARS, _mixed_case_digits))
+    if "- " in text or "_ " in text:  # the prefix, then its groups
+        runs.append((_GROUPED, _random_groups))
+    for pattern, shaped in runs:
+        for match in pattern.finditer(text):
+            joined = match.group().replace(" ", "")
+            if shaped(joined if pattern is _SPACED_CHARS else match.group()) and _candidates(
+                joined, _FORMAT_FAMILIES
+            ):
+                yield match.span()
+
+
 _BOUND = r"(?<![A-Za-z0-9_\-])"
 _TAIL = r"(?![A-Za-z0-9_\-])"
 
@@ -297,6 +344,7 @@ _TABLE: tuple[Family, ...] = (
         fold_hints=True,
     ),
     Family("azure_sas_token", "secret", find_sas_signatures, ("sig=",), priority=7),
+    Family("session_secret", "secret", find_session_secrets, priority=8),
     Family(
         "jwt",
         "secret",
@@ -334,11 +382,12 @@ _TABLE: tuple[Family, ...] = (
     Family("provider_token", "secret", find_provider_tokens, priority=21),
     Family("wifi_password", "secret", find_wifi_passwords, priority=39),
     Family("password_assignment", "secret", find_passwords, priority=40),
+    Family("command_password", "secret", find_command_passwords, priority=40),
     Family(
         "access_code",
         "secret",
         find_access_codes,
-        ("code", "pin", "kod", "combin", "codice", "código", "codigo"),
+        ("code", "pin", "kod", "combin", "kombin", "codice", "código", "codigo"),
         fold_hints=True,
         priority=42,
     ),
@@ -351,10 +400,14 @@ _TABLE: tuple[Family, ...] = (
         priority=38,
     ),
     Family("credential_assignment", "secret", find_credentials, priority=41),
+    Family("one_time_code", "secret", find_one_time_codes, priority=43),
+    Family("seed_phrase", "secret", find_seed_phrases, priority=37),
+    Family("spaced_token", "secret", find_spaced_tokens, (" ",), priority=58),
     Family("high_entropy", "secret", find_high_entropy, priority=60),
     Family("credit_card", "pii", find_cards, priority=45),
     Family("iban", "pii", find_ibans, priority=45),
     Family("national_id", "pii", find_national_ids, priority=46),
+    Family("health_id", "pii", find_health_ids, priority=47),
     Family("email", "pii", find_emails, ("@",), priority=50),
     Family("postal_address", "pii", find_addresses, priority=52),
     Family("date_of_birth", "pii", find_birth_dates, priority=53),

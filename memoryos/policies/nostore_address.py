@@ -22,18 +22,23 @@ _STREET_SUFFIX = (
 _NUMBER_FIRST = r"rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|cours"  # 8 rue de ...
 _NAME_FIRST = (  # capitalised, as street names are written: "via" alone is an English word
     r"Rue|Avenue|Boulevard|Place|Chemin|Calle|C/|Avenida|Avda\.|Plaza|Paseo|Carrer|Camino|Ronda|Via|"
-    r"Viale|Piazza|Corso|Largo|Vicolo|Rua|Travessa|Praça|Alameda|Ulica|Ul\."
+    r"Viale|Piazza|Corso|Largo|Vicolo|Rua|Travessa|Praça|Alameda|Ulica|Ul\.|ul\.|al\.|Aleja"
 )
 _STREET_AFTER = (
     r"street|st\.?|avenue|ave\.?|road|rd\.?|boulevard|blvd\.?|lane|ln\.?|drive|dr\.?|court|ct\.?|way|"
-    r"place|pl\.?|terrace|close|crescent|square|parkway|pkwy\.?|highway|hwy\.?"
+    r"place|pl\.?|terrace|close|crescent|cres\.?|square|parkway|pkwy\.?|highway|hwy\.?"
 )
 _HOUSE = r"\d{1,4}(?:[A-Za-z]|[-/]\w{1,4}|\s?bis|\s?ter)?"
+# A flat after the house number: "Storgatan 52 lgh 1201", "Rua das Flores, 240, apto 12", "Apt 4B".
+_FLAT = (
+    r"(?:,?\s(?i:lgh|apt\.?|apto\.?|apartment|flat|unit|whg\.?|wohnung|app\.?|appt\.?|m\.|bus)\s?\w{1,5})?"
+)
 _STREET = (
     rf"(?:{_NAME}(?i:{_STREET_SUFFIX})\s{_HOUSE}"  # Hauptstraße 39, Keizersgracht 40-II
     rf"|{_HOUSE},?\s(?i:{_NUMBER_FIRST})\s[^\n,\d]{{2,40}}"  # 8 rue de la République
-    rf"|(?:{_NAME_FIRST})\s{_LINK}{_NAME}(?:\s{_LINK}{_NAME}){{0,3}}\s{_HOUSE}"  # Via Garibaldi 26
+    rf"|(?:{_NAME_FIRST})\s{_LINK}{_NAME}(?:\s{_LINK}{_NAME}){{0,3}},?\s{_HOUSE}"  # Via Garibaldi 26
     rf"|{_HOUSE}\s(?:{_NAME}\s){{1,3}}(?i:{_STREET_AFTER})(?!\w))"  # 127 Elm Street
+    rf"{_FLAT}"
 )
 # Addresses are written "street number, postal code city": the comma and the city after the code keep
 # years and counts ("Spring 2024, 10000 users" has no street) from passing for an address.
@@ -42,7 +47,12 @@ _POSTCODE = (
     rf"|\d{{4}}\s?[A-Z]{{2}}\s{_NAME}"  # NL
     rf"|\d{{4}}\s{_NAME}"  # AT BE CH DK NO
     r"|[A-Z]{2}\s\d{5}(?:-\d{4})?"  # US state and ZIP
-    r"|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})(?!\w)"  # UK
+    r"|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}"  # UK
+    r"|[A-Z]{2}\s[A-Z]\d[A-Z]\s?\d[A-Z]\d"  # CA province and postal code
+    r"|(?:NSW|VIC|QLD|TAS|ACT|NT|SA|WA)\s\d{4}"  # AU state and postcode
+    rf"|\d{{2}}-\d{{3}}\s{_NAME}"  # PL
+    r"|\d{5}-\d{3}"  # BR CEP
+    rf"|\d{{3}}\s\d{{2}}\s{_NAME})(?!\w)"  # SE
 )
 _POSTCODE_RE = re.compile(_POSTCODE)
 # A street and the comma after it; the postal code must follow within `_GAP` characters of that line.
@@ -55,6 +65,33 @@ _JAPANESE = re.compile(
     r"\d{1,4}(?:(?:[-－]|丁目|番地?|号)\d{1,4}){1,3}"
 )
 _HINTS = re.compile(r"\d")
+# A company's published address (an imprint, a registered office, a shop's opening hours) is public:
+# a legal form or an imprint word on the address's line, before it, makes it one, unless the line also
+# says the address is someone's home.
+_BUSINESS = re.compile(
+    r"(?<![\w&])(?:GmbH|AG|SE|KG|OHG|UG|LLC|L\.L\.C\.|Inc\.?|Ltd\.?|Limited|plc|PLC|Corp\.?|Corporation|"
+    r"S\.A\.S?\.?|SAS|SARL|S\.r\.l\.|Srl|SpA|S\.p\.A\.|B\.V\.|BV|N\.V\.|NV|S\.L\.|Oy|AB|ApS|A/S|"
+    r"Sp\. z o\.o\.|Pty Ltd|K\.K\.|株式会社)(?![\w&])"
+    r"|(?i:impressum|siège social|registered office|head ?office|headquarters|firmensitz|sede legale|"
+    r"sede social|domicilio social|kantoor|opening hours|öffnungszeiten|ouvert du|horario)"
+)
+_PERSONAL = re.compile(
+    r"(?i:\b(?:my|our|home|i live|we live|private|privat|mein[e]?|unsere?|wohne|ma|mon|mes|j'habite|mi|vivo|"
+    r"moro|minha|meu|mijn|woon|mój|moja|mitt|min|bor)\b)"
+)
+
+
+_COMPANY_WINDOW = 120  # characters before the street where a company's name or an imprint word counts
+
+
+def _published(text: str, line: int, start: int, end: int) -> bool:
+    """Whether the address's line names a company just before it and does not call it someone's home.
+    Both searches are bounded windows around the address, so many addresses on one line stay linear."""
+    before = max(line, start - _COMPANY_WINDOW)
+    if _BUSINESS.search(text, before, start) is None:
+        return False
+    line_end = text.find("\n", end, end + _COMPANY_WINDOW)
+    return _PERSONAL.search(text, before, line_end if line_end >= 0 else end + _COMPANY_WINDOW) is None
 
 
 class _Streets:
@@ -99,7 +136,7 @@ def find_addresses(text: str) -> Iterator[tuple[int, int]]:
     for code in _POSTCODE_RE.finditer(text):
         line = text.rfind("\n", 0, code.start()) + 1
         start = streets.before(max(line, code.start() - _WINDOW), code.start())
-        if start is not None:
+        if start is not None and not _published(text, line, start, code.end()):
             yield start, code.end()
     if any("\u4e00" <= char <= "\u9fff" for char in text):
         for match in _JAPANESE.finditer(text):

@@ -54,7 +54,8 @@ _ACCESS_KEYWORD = re.compile(
     r"(?<![a-zà-ÿ])(?:"
     # single words: "digicode", "Türcode", "Alarmcode", "deurcode", "portkod", "dørkode"
     r"digicode|(?:haust[üu]r|haustuer|t[üu]r|tuer|tor|alarm|garagen?|tresor|zugangs|eingangs)code|"
-    r"(?:deur|poort|toegangs)code|(?:port|dörr|dorr|larm|grind)koden?|(?:dør|dor|port|alarm|adgangs)koden?|"
+    r"(?:deur|poort|toegangs)code|(?:tresor|safe|schloss|zahlenschloss|fahrradschloss)-?kombination|"
+    r"(?:port|dörr|dorr|larm|grind)koden?|(?:dør|dor|port|alarm|adgangs)koden?|"
     # "front door code", "alarm disarm code", "garage door PIN", "gate access code"
     rf"{_OBJECTS}(?:[ \-](?:door|gate|alarm|disarm|arming|entry|access|keypad|system|panel))?[ \-]"
     r"(?:code|pin|combination|combo|passcode)s?|"
@@ -70,8 +71,9 @@ _CONNECTOR = (
     r"(?:\s{0,3}(?::|=|：|—|–|-)\s{0,3}|\s+(?:is|was|est|ist|es|era|è|é|lautet|war|är|er|jest|to|wynosi|"
     r"c'est|is now|est maintenant|ist jetzt|changed to|set to)\s+)"
 )
-# Up to three words between the keyword and the connector ("Türcode Haus 2: 7381", "d'entrée est").
-_FILLER = r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
+# Up to four words between the keyword and the connector ("Türcode Haus 2: 7381", "d'entrée est",
+# "door code for the back entrance is").
+_FILLER = r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,4}?"
 _CODE_VALUE = r"(?P<v>[*#]?\d[0-9a-d*#]{2,11})(?![a-z0-9]|[.,:/\-]\d)"
 _AFTER_CONNECTOR = re.compile(rf"{_FILLER}{_CONNECTOR}{_CODE_VALUE}")
 _ADJACENT = re.compile(r"[ \t]+(?P<v>[*#]?\d{4,8}[#*]?)(?![a-z0-9]|[.,:/\-]\d)")
@@ -82,13 +84,39 @@ def _code_ok(value: str, adjacent: bool) -> bool:
     return 4 <= digits <= 8 if adjacent else 3 <= digits <= 10
 
 
+# A dial's combination is two to five numbers of one or two digits: "safe combination: 15-22-4".
+_DIAL = re.compile(
+    rf"{_FILLER}{_CONNECTOR}(?P<v>\d{{1,2}}(?:[\-–/ ]\d{{1,2}}){{2,4}})(?![0-9a-z]|[.,:/\-]\d)"
+)
+_DIAL_WORDS = ("combin", "combo", "kombination", "kombinacj")
+
+
+def _access_keywords(folded: str) -> Iterator[re.Match[str]]:
+    """Keyword matches that may overlap: "gate code for the side entrance ... is 4417" has its value
+    after the second ("code for the side entrance"), which starts inside the first."""
+    position = 0
+    while (keyword := _ACCESS_KEYWORD.search(folded, position)) is not None:
+        yield keyword
+        position = keyword.start() + 1
+
+
 def find_access_codes(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
-    for keyword in _ACCESS_KEYWORD.finditer(folded):
+    position = 0
+    for keyword in _access_keywords(folded):
+        if keyword.start() < position:
+            continue
+        if any(word in keyword.group() for word in _DIAL_WORDS):
+            dial = _DIAL.match(folded, keyword.end())
+            if dial is not None:
+                yield dial.span("v")
+                position = dial.end()
+                continue
         for pattern, adjacent in ((_AFTER_CONNECTOR, False), (_ADJACENT, True)):
             match = pattern.match(folded, keyword.end())
             if match is not None and _code_ok(match.group("v"), adjacent):
                 yield match.span("v")
+                position = match.end()
                 break
 
 
@@ -115,9 +143,11 @@ RECOVERY_HINTS: tuple[str, ...] = (
 )  # fmt: skip
 _LIST_CONNECTOR = re.compile(
     r"(?:[ \t]*\([^()\n]{1,30}\))?(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?"
-    r"(?:\s{0,3}(?::|=|：|—|–)\s*|\s+(?:are|were|sind|waren|sont|son|são|sao|sono|zijn|to|är|er)\s*:?\s*)"
+    r"(?:\s{0,3}(?::|=|：|—|–)\s*|\s+(?:are|were|sind|waren|sont|son|são|sao|sono|zijn|to|är|er)\s*:?\s*"
+    r"|(?:\.[a-z]{2,4})?[ \t]*\n)"  # a heading or a file name ("recovery-codes.txt"), the codes below
 )
-_CODE_TOKEN = re.compile(r"(?:[a-z0-9]{4,12})(?:-[a-z0-9]{3,12}){0,3}(?![^\s,;])")
+# Up to eight dashed groups: BitLocker keys are eight groups of six digits, Microsoft's five of five.
+_CODE_TOKEN = re.compile(r"(?:[a-z0-9]{4,16})(?:-[a-z0-9]{3,12}){0,7}(?![^\s,;])")  # GitLab's: 16 hex
 _SEPARATOR = re.compile(r"[ \t]*[,;]?[ \t]*\n?[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
@@ -173,13 +203,14 @@ _OTPAUTH_SECRET = re.compile(
 
 # A TOTP seed as authenticator apps print it for typing in: base32 in groups of four ("7K53 RZEP BDE3
 # 3WO4 ..."), after a word of the second factor. Four groups or more: a seed holds 80 bits or more.
-_SPACED_SEED = re.compile(r"(?<![A-Za-z0-9])[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,15}(?![A-Za-z0-9])")
-_SEED_CONTEXT = re.compile(r"mfa|2fa|totp|two-factor|authenticator|otp")
-_SEED_WINDOW = 40
+# Some apps print the groups in lower case ("otox 5vbx q4qj ..."): matched on the folded text.
+_SPACED_SEED = re.compile(r"(?<![a-z0-9])[a-z2-7]{4}(?: [a-z2-7]{4}){3,15}(?![a-z0-9])")
+_SEED_CONTEXT = re.compile(r"mfa|2fa|totp|two-factor|authenticator|otp|setup key|secret key|zwei-faktor")
+_SEED_WINDOW = 100
 
 
 def _spaced_seeds(text: str, folded: str) -> Iterator[tuple[int, int]]:
-    for match in _SPACED_SEED.finditer(text):
+    for match in _SPACED_SEED.finditer(folded):
         seed = match.group()
         if not (any(c.isdigit() for c in seed) and any(c.isalpha() for c in seed)):
             continue
@@ -246,10 +277,24 @@ def _wifi_qr_codes(text: str, folded: str) -> Iterator[tuple[int, int]]:
             yield match.span("v")
 
 
+# A router's printed key in groups of digits: "WLAN-Schlüssel: 1448 6434 5147 8493 2210" (FRITZ!Box).
+_WIFI_DIGITS = re.compile(
+    r"(?:[ \t]+[^\s.;!?:=]{1,24}){0,3}?[ \t]{0,3}[:=：][ \t]{0,3}(?P<v>\d{4}(?:[ \-]\d{4}){2,5})(?![\d])"
+)
+
+
+def _wifi_digit_keys(folded: str) -> Iterator[tuple[int, int]]:
+    for keyword in _WIFI_KEYWORD.finditer(folded):
+        match = _WIFI_DIGITS.match(folded, keyword.end())
+        if match is not None:
+            yield match.span("v")
+
+
 def find_wifi_passwords(text: str) -> Iterator[tuple[int, int]]:
     folded = fold(text)
     if not any(hint in folded for hint in _WIFI_HINTS):
         return
     yield from assignments(text, _WIFI_KEYWORD, want_password=True)
+    yield from _wifi_digit_keys(folded)
     yield from _wifi_pairs(text, folded)
     yield from _wifi_qr_codes(text, folded)

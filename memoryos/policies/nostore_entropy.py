@@ -43,7 +43,8 @@ _VERSION = re.compile(r"v?\d+(?:[._\-]\d+)+(?:[.\-+][0-9A-Za-z.\-]+)?", re.IGNOR
 _ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
 # A digest names its algorithm: "sha512-Ws7r..." (SRI), "SHA256:uTcY..." (SSH fingerprints), "h1:AGKx..."
 # (go.sum). Such a token is a checksum of public content.
-_DIGEST_PREFIX = re.compile(r"(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?|h1)[:\-]$")
+# An HTTP `Content-Digest`/`Repr-Digest` field writes it "sha-256=:<base64>:" (RFC 9530).
+_DIGEST_PREFIX = re.compile(r"(?i:sha-?(?:1|224|256|384|512)|md5|blake2[bs]?|h1)(?:[:\-]|=:)$")
 _DIGEST_START = re.compile(r"(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)-")
 # A token labelled as an id ("Ray ID:", "request-id:", "x-amz-id-2:") identifies a request, not a user.
 _ID_LABEL = re.compile(
@@ -51,6 +52,15 @@ _ID_LABEL = re.compile(
     r"[\"']?\s{0,2}[:=]\s{0,2}[\"']?$"
     r"|(?i:\bcf-ray|\bray[-_ ]id)[\"']?\s{0,2}[:=]?\s{0,2}[\"']?$"
 )
+# A value labelled as the public half of a key pair: WireGuard's `PublicKey = ...`, `public_key: ...`,
+# and a JWK's public members ("x", "y" of an EC or OKP key, "n", "e" of an RSA key). A private JWK is
+# still refused by its "d" (and "p", "q", ...), which carries no such label.
+_PUBLIC_LABEL = re.compile(
+    r"(?i:\bpub(?:lic)?[-_ ]?key)[\"']?\s{0,2}[:=]\s{0,2}[\"']?$"
+    r"|[\"'](?:x|y|n|e)[\"']\s{0,2}:\s{0,2}[\"'][-_~.]?$"
+)
+# An image or a font inlined as a data URI: public content, however random its base64 looks.
+_DATA_URI = re.compile(r"data:(?:image|font)/[A-Za-z0-9.+\-]{1,40};base64,[A-Za-z0-9+/=]+")
 # A Cloudflare Ray ID and its kin: a hex run and the data centre's code ("90cd3ab06f8f811c-FRA").
 _HEX_AND_SITE = re.compile(r"[0-9a-f]{8,32}-[A-Z]{3,4}")
 _FILE_SUFFIX = re.compile(r"\.[a-z]{1,5}$")
@@ -122,6 +132,8 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     """URLs and public blocks: a high-entropy token in either is an address or a key meant to be shared."""
     spans = [match.span() for match in _URL.finditer(text)] if ("://" in text or "www." in text) else []
     spans.extend(public_blocks(text))
+    if "data:" in text:
+        spans.extend(match.span() for match in _DATA_URI.finditer(text))
     spans.sort()
     return spans
 
@@ -129,7 +141,12 @@ def public_spans(text: str) -> list[tuple[int, int]]:
 def _labelled_public(text: str, start: int) -> bool:
     """A digest (its algorithm named just before or at its start) or a token labelled as an id."""
     before = text[max(0, start - 24) : start]
-    return bool(_DIGEST_PREFIX.search(before) or _DIGEST_START.match(text, start) or _ID_LABEL.search(before))
+    return bool(
+        _DIGEST_PREFIX.search(before)
+        or _DIGEST_START.match(text, start)
+        or _ID_LABEL.search(before)
+        or _PUBLIC_LABEL.search(before)
+    )
 
 
 def _ssh_public_key(text: str, start: int) -> bool:

@@ -152,3 +152,54 @@ def za_id_ok(compact: str) -> bool:
     if not (_date_ok(1900 + year, month, day) or _date_ok(2000 + year, month, day)):
         return False
     return luhn_ok(compact)
+
+
+def se_personnummer_ok(compact: str) -> bool:
+    """Swedish personnummer (YYMMDD-NNNC, or with the century): a birth date (day + 60 for a
+    samordningsnummer) and a Luhn check over the ten digits."""
+    compact = compact.replace("+", "")
+    if len(compact) == 12 and compact[:2] in ("18", "19", "20"):
+        compact = compact[2:]
+    if len(compact) != 10 or not compact.isdigit():
+        return False
+    day = int(compact[4:6])
+    if not _date_ok(2000, int(compact[2:4]), day - 60 if day > 60 else day):
+        return False
+    return luhn_ok(compact)
+
+
+_HETU_CHECK = "0123456789ABCDEFHJKLMNPRSTUVWXY"
+_HETU_CENTURY = {"+": 1800, "-": 1900, "A": 2000, "B": 2000, "C": 2000, "D": 2000, "E": 2000, "F": 2000}
+_HETU_CENTURY.update(dict.fromkeys("UVWXY", 1900))
+
+
+def fi_hetu_ok(compact: str) -> bool:
+    """Finnish henkilötunnus DDMMYYCNNNX: a birth date, the century sign, and the check character of
+    the nine digits mod 31. The "-" sign may have been dropped with the other separators."""
+    if len(compact) == 10:
+        compact = compact[:6] + "-" + compact[6:]
+    if len(compact) != 11 or not (compact[:6] + compact[7:10]).isdigit() or compact[6] not in _HETU_CENTURY:
+        return False
+    year = _HETU_CENTURY[compact[6]] + int(compact[4:6])
+    if not _date_ok(year, int(compact[2:4]), int(compact[:2])):
+        return False
+    return _HETU_CHECK[int(compact[:6] + compact[7:10]) % 31] == compact[10]
+
+
+def _mrz_digit(field: str) -> int:
+    weights = (7, 3, 1)
+    total = 0
+    for index, char in enumerate(field):
+        value = int(char) if char.isdigit() else (ord(char) - 55 if char.isalpha() else 0)
+        total += value * weights[index % 3]
+    return total % 10
+
+
+def mrz_ok(line: str) -> bool:
+    """The second line of an ICAO 9303 TD3 passport page (44 characters): the document number, birth
+    date and expiry each carry a check digit; two of the three right make it a passport's, not chance."""
+    if len(line) != 44 or not line[13:19].isdigit():
+        return False
+    fields = ((line[0:9], line[9]), (line[13:19], line[19]), (line[21:27], line[27]))
+    right = sum(digit.isdigit() and _mrz_digit(field) == int(digit) for field, digit in fields)
+    return right >= 2 and _date_ok(2000, int(line[15:17]), int(line[17:19]))

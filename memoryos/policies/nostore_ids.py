@@ -19,9 +19,12 @@ from memoryos.policies.nostore_id_checks import (
     aadhaar_ok,
     codice_fiscale_ok,
     cpf_ok,
+    fi_hetu_ok,
+    mrz_ok,
     pan_ok,
     pesel_ok,
     pt_nif_ok,
+    se_personnummer_ok,
     sin_ok,
     tfn_ok,
     za_id_ok,
@@ -240,6 +243,26 @@ MORE_KINDS: tuple[IdKind, ...] = (
         _context(r"\btfn\b|tax file (?:number|no)"),
     ),
     IdKind(
+        "se_personnummer",
+        re.compile(r"(?<![A-Za-z0-9\-])(?:18|19|20)?\d{6}[-+]?\d{4}(?![A-Za-z0-9\-])"),
+        se_personnummer_ok,
+        _context(r"personnummer|personnr|person-?nr|samordningsnummer|personal identity number"),
+    ),
+    # The century sign is a letter for births from 2000 (A-F) or a variant (U-Y): distinctive alone.
+    IdKind("fi_hetu", re.compile(rf"{_B}\d{{6}}[A-FU-Y]\d{{3}}[0-9A-Y]{_E}"), fi_hetu_ok),
+    IdKind(
+        "fi_hetu_context",
+        re.compile(r"(?<![A-Za-z0-9\-])\d{6}[-+]\d{3}[0-9A-Y](?![A-Za-z0-9\-])"),
+        fi_hetu_ok,
+        _context(r"henkilötunnu|\bhetu\b|sosiaaliturvatunnu|personbeteckning|identity code"),
+    ),
+    # The machine-readable line of a passport page: 44 characters with its check digits.
+    IdKind(
+        "passport_mrz",
+        re.compile(r"(?<![A-Z0-9<])[A-Z0-9<]{9}\d[A-Z<]{3}\d{7}[MFX<]\d{7}[A-Z0-9<]{14}\d\d"),
+        mrz_ok,
+    ),
+    IdKind(
         "za_id",
         re.compile(rf"{_B}\d{{6}}( ?)\d{{4}}\1\d{{3}}{_E}"),
         za_id_ok,
@@ -266,10 +289,12 @@ CONTEXT_HINTS: dict[str, tuple[str, ...]] = {
     "br_cpf_context": ("cpf", "cadastro de pessoa"),
     "ca_sin": ("SIN", "surance", "SURANCE"),  # matched on the text as written
     "au_tfn": ("tfn", "tax file"),
+    "se_personnummer": ("personnummer", "personnr", "person-nr", "personnr", "samordning", "identity number"),
+    "fi_hetu_context": ("henkilötunnu", "hetu", "sosiaaliturva", "personbeteckning", "identity code"),
     "za_id": ("id", "identit", "south africa", "suid-afrika", "rsa"),
 }  # fmt: skip
 # Kinds whose numbers need not hold two digit pairs in a row (letters may stand for digits).
-_UNGATED = frozenset({"passport", "it_codice_fiscale"})
+_UNGATED = frozenset({"passport", "it_codice_fiscale", "passport_mrz"})
 # Every other kind holds two digit pairs with at most one separator between them: a cheap gate.
 _HINT = re.compile(r"\d{2}[ .\-]?\d{2}")
 _DIGIT = re.compile(r"\d")

@@ -22,7 +22,8 @@ PASSWORD_WORDS: tuple[str, ...] = (
     "contraseña", "contrasena", "clave", "clave de acceso", "mot de passe", "mdp", "code d'accès", "senha",
     "palavra-passe", "palavra passe", "parola", "parolă", "parola d'ordine", "wachtwoord", "hasło", "haslo",
     "lösenordet", "lösenord", "losenord", "passordet", "passord", "adgangskode", "salasana", "heslo",
-    "jelszó", "şifre", "sifre", "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
+    "jelszó", "şifre", "sifre", "şifrem", "şifreniz", "şifresi", "parolam", "parolanız", "parolası",
+    "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
     # French speech shortens "mot de passe" to "passe" after a possessive: "ma nouvelle passe".
     "ma passe", "ma nouvelle passe", "mon passe", "ta passe", "votre passe", "notre passe",
 )  # fmt: skip
@@ -51,7 +52,8 @@ UNSPACED_PASSWORD_WORDS: tuple[str, ...] = (
 CREDENTIAL_WORDS: tuple[str, ...] = (
     "secret", "client secret", "secret key", "api key", "apikey", "api token", "access key", "access token",
     "auth token", "refresh token", "token", "private token", "signing key", "encryption key", "master key",
-    "clé api", "clé d'api", "clé secrète", "jeton", "clave api", "clave de api", "clave secreta",
+    "personal access token", "pat", "clé api", "clé d'api", "clé secrète", "jeton", "clave api",
+    "clave de api", "clave secreta",
     "api-schlüssel", "geheimer schlüssel", "chave de api", "chave api", "chave secreta", "токен", "ключ api",
 )  # fmt: skip
 UNSPACED_CREDENTIAL_WORDS: tuple[str, ...] = (
@@ -197,7 +199,7 @@ CONNECTORS: tuple[Connector, ...] = (
     Connector(
         "symbol",
         re.compile(
-            rf"[\"'\]]?(?:\s{{1,3}}(?:\((?:[^()\n]{{1,30}})\)|(?:{_alternation(PREPOSITIONS)})"
+            rf"[\"'\]]?(?:\s{{1,3}}(?:\((?:[^()\n]{{1,60}})\)|(?:{_alternation(PREPOSITIONS)})"
             rf"(?:\s+{_FILLER_TOKEN}){{1,3}}))?\s{{0,3}}{_SYMBOL}\s{{0,3}}{_VALUE}",
             re.IGNORECASE,
         ),
@@ -334,6 +336,8 @@ def _value_span(match: re.Match[str]) -> tuple[str, int, int, bool]:
         if match.group(group) is not None:
             return match.group(group), match.start(group), match.end(group), True
     value, end = _trim(match.group("bv"), match.start("bv"))
+    if value.endswith("(") and re.match(f"[{_CJK}]", match.string[end : end + 1]):
+        value, end = value[:-1], end - 1  # "パスワード:x(絶対に…)": a remark in brackets, not a call
     return value, match.start("bv"), end, False
 
 

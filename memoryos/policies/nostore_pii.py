@@ -127,7 +127,7 @@ NOT_PHONE_WORDS = frozenset(
     order invoice ticket issue build version release port pid id ref no. nr. isbn serial account case
     tracking pedido commande bestellung factura facture rechnung model modell modelo modèle modellnummer
     modelnummer part pièce pieza teil teilenummer article artikel artículo référence reference referencia
-    sku catalog katalog
+    sku catalog katalog ssn sin itin ein nino bsn pesel cpf nif nie dni tfn
     """.split()
 )
 _LAST_WORD = re.compile(r"(\w+\.?)\W{0,3}$")
@@ -183,8 +183,8 @@ def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
     wordy = bool(before.strip(_NUMERIC))
     if wordy and _not_phone_context(before):
         return False  # "référence pièce +15-640-400": a part number, even with a "+"
-    if has_plus:
-        return 8 <= digits <= 15
+    if has_plus or candidate.startswith("000"):  # no trunk or international prefix is "000"
+        return has_plus and 8 <= digits <= 15
     if digits >= 9 and candidate.isdigit():
         return _bare_run_ok(candidate, before, wordy)
     if _is_other_number(candidate):

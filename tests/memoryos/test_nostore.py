@@ -519,6 +519,16 @@ PROVIDER_TOKENS = {
     "pulumi": f"pul-{HEX32}a1b2c3d4",
 }
 NEW_FAMILY_POSITIVES: list[tuple[str, str, str]] = [
+    ("command_password", "sshpass -p 'Qx7!harbor' ssh ops@10.2.0.4", "Qx7!harbor"),
+    ("session_secret", "Cookie: PHPSESSID=p0q8z3m1v7k2c9x4b6n5t1r8e2", "p0q8z3m1v7k2c9x4b6n5t1r8e2"),
+    ("health_id", "KVNR meines Sohnes: M186091394", "M186091394"),
+    ("one_time_code", "Your Fabrikam sign-in code is 503917", "503917"),
+    (
+        "seed_phrase",
+        "mnemonic: ribbon orbit velvet canal throw mercy dash lunar pepper grape silent quote",
+        "ribbon orbit velvet canal throw mercy dash lunar pepper grape silent quote",
+    ),
+    ("spaced_token", "the PAT in groups: glpat- Zk4W x9Lm Qr2T bV8n Y7cD", "glpat- Zk4W x9Lm Qr2T bV8n Y7cD"),
     ("national_id", "My SSN is 536-22-1478", "536-22-1478"),
     ("national_id", "NI number: AB 12 34 56 C", "AB 12 34 56 C"),
     ("national_id", "Mi DNI es 97419034G", "97419034G"),

@@ -21,7 +21,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memoryos.policies import nostore_codes, nostore_keywords
+from memoryos.policies import (
+    nostore_codes,
+    nostore_health,
+    nostore_keywords,
+    nostore_otp,
+    nostore_sessions,
+    nostore_shell,
+)
 from memoryos.policies.nostore import FAMILIES, redact, scan
 from memoryos.policies.nostore_normalize import normalize
 from memoryos.policies.nostore_rules import installed_table
@@ -64,6 +71,16 @@ def _family_triggers(name: str) -> tuple[str, ...]:
         words += [*nostore_keywords.CREDENTIAL_WORDS[:6], "token="]
     if name == "wifi_password":
         words += [*nostore_codes.WIFI_KEY_WORDS[:4], "wifi ", "WIFI:T:WPA;S:"]
+    if name == "session_secret":
+        words += nostore_sessions.TRIGGERS
+    if name in ("one_time_code", "seed_phrase"):
+        words += nostore_otp.TRIGGERS
+    if name == "spaced_token":
+        words += ["a ", "ghp_ ", "glpat- ", "sk_live_ ", "aB3 ", "glpat- aB3x ", "x_ 1a "]
+    if name == "health_id":
+        words += nostore_health.TRIGGERS
+    if name == "command_password":
+        words += nostore_shell.TRIGGERS
     if name == "provider_token":
         words += sorted(installed_table().hints)[:24]
     return tuple(dict.fromkeys(words))
