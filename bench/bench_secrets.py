@@ -7,8 +7,11 @@ Corpora:
 - `independent2 set A`: `corpora/independent2/secrets_set_a.jsonl`, a second such corpus (its README);
   `independent2 set B`: the same generator's other half (held out in the sixth session, fixed against by
   family in the seventh);
-- `independent3 set C (held out)`: `corpora/independent3/secrets_set_c.jsonl`, a third corpus by yet
-  another writer (85 secret families), never seen by whoever fixed the detector: a measure, never a floor;
+- `independent3 set C`: `corpora/independent3/secrets_set_c.jsonl`, a third corpus by yet another
+  writer (85 secret families), held out in the seventh session, fixed against by family in the eighth;
+- `independent4 set D (held out)`: `corpora/independent4/secrets_set_d.jsonl`, a fourth corpus by yet
+  another writer (119 secret and 43 PII families), never seen by whoever fixed the detector: a
+  measure, never a floor;
 - `project+obfuscation`: the project corpus with ZWSP, ZWJ, soft hyphen, BOM, NBSP, narrow NBSP or
   full-width forms put into each note (`obfuscated()` below).
 - `uuid4 hex sentences`: benign notes each holding a random uuid4 hex, some after a national id's
@@ -235,7 +238,8 @@ def corpora(args: argparse.Namespace) -> list[tuple[str, list[Item]]]:
         ("independent obfuscated", "secrets_independent_obfuscated"),
         ("independent2 set A", "independent2/secrets_set_a"),
         ("independent2 set B", "independent2/secrets_set_b"),
-        (f"independent3 set C {HELD_OUT}", "independent3/secrets_set_c"),
+        ("independent3 set C", "independent3/secrets_set_c"),
+        (f"independent4 set D {HELD_OUT}", "independent4/secrets_set_d"),
     ):
         path = args.corpora / f"{file}.jsonl"
         if path.is_file():

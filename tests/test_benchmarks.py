@@ -110,7 +110,8 @@ def test_no_store_bench_holds_its_floors() -> None:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "| independent obfuscated |" in result.stdout  # the independent corpus was scored
     assert "| independent2 set B |" in result.stdout  # ... set B, fixed against since
-    assert "| independent3 set C (held out) |" in result.stdout  # ... and the held-out set C
+    assert "| independent3 set C |" in result.stdout  # ... set C, fixed against since
+    assert "| independent4 set D (held out) |" in result.stdout  # ... and the held-out set D
 
 
 def test_remember_stays_flat_over_a_growing_conversation(tmp_path: Path) -> None:
