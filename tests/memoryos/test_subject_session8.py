@@ -197,3 +197,37 @@ class TestJoinedRetirement:
         marks = mentions.marks("450X", "I bought a second-hand Ather 450X.")
         assert mentions.mentioned("The Ather is quick on the highway.", marks) is not None
         assert mentions.mentioned("The bus is quick on the highway.", marks) is None
+
+
+class TestWorkTools:
+    @pytest.mark.parametrize(
+        ("sentence", "key", "value"),
+        [
+            ("Stack is Django with Postgres, plus some Celery.", "fact:stack", "Django with Postgres"),
+            (
+                "And the stack here is Phoenix with Elixir — no more Rails.",
+                "fact:stack",
+                "Phoenix with Elixir",
+            ),
+            ("Our database is MariaDB, on a single box.", "fact:database", "MariaDB"),
+            ("So the shell is Fish now.", "fact:shell", "Fish"),
+        ],
+    )
+    def test_the_tool(self, sentence: str, key: str, value: str) -> None:
+        assert facts(sentence).get(key) == value
+
+    @pytest.mark.parametrize(
+        "sentence",
+        [
+            "The editor is open on my other screen.",  # no name: a state, not a tool
+            "My friend says the stack is Rails.",  # someone else's claim
+            "The stack is not Rails, it's Django.",  # a negation is no value of its own
+            "Their stack is Go.",  # someone else's
+        ],
+    )
+    def test_no_tool(self, sentence: str) -> None:
+        assert not {"fact:editor", "fact:stack"} & set(facts(sentence))
+
+    def test_a_new_stack_updates_the_old(self) -> None:
+        known = [fact("fact:stack", "Stack is Django with Postgres, plus some Celery.")]
+        assert reconciled("And the stack is Phoenix with Elixir now.", known) == ("update", "fact:stack")
