@@ -176,9 +176,13 @@ _MONTHS = "January February March April May June July August September October N
 
 def value_words(value: str) -> list[str]:
     """The words a record must contain to hold an expected value: its words outside parentheses
-    ("Biscuit (dog, beagle)" is held by "my dog Biscuit"), an ISO date as its month and day
+    ("Biscuit (dog, beagle)" is held by "my dog Biscuit"), but for a value given up, "none (sold the
+    Activa)", the words inside them (nothing says "none"); an ISO date as its month and day
     ("2026-03-28": "March", "28"), lower-cased."""
     plain = re.sub(r"\([^)]*\)", " ", value)
+    if plain.strip().lower() == "none" and "(" in value:
+        # "none (sold the Activa)": a fact given up is held by the words that give it up
+        plain = value[value.index("(") + 1 : value.rindex(")")]
     plain = re.sub(
         r"\b\d{4}-(\d{2})-(\d{2})\b", lambda m: f"{_MONTHS[int(m.group(1)) - 1]} {int(m.group(2))}", plain
     )

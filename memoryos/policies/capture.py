@@ -257,6 +257,18 @@ NOT_STANDING = re.compile(
     # care for the person, not for the work: "Make sure you eat lunch, lol", "remember to sleep"
     r"|^(?:make sure|remember|don['’]?t forget)\s+(?:you\s+|to\s+)*(?:eat|sleep|drink|rest|hydrate|"
     r"take a (?:break|nap|walk)|get some (?:sleep|rest|food|air))\b"
+    # what keeps happening said from the word "always"/"never" on, without a subject: the word after it
+    # is no order's verb ("Always forgetting the flags", "Never works first try", "Always a pain"), in
+    # English, Spanish ("Siempre olvido", "Nunca funciona"), French ("Toujours pas", "Jamais ça") and
+    # German ("Immer vergesse ich", "Nie klappt das")
+    r"|^(?:always|never)\s+(?:(?!(?:string|spring|swing|sling|cling|fling|wring|sting)\b)\w{3,}ing|"
+    r"works|fails|breaks|crashes|hangs|happens|loads|builds|compiles|finishes|starts|gets|takes|"
+    r"responds|answers|remembers|forgets|stops|times out|a|an|the|so|such|that|this)\b"
+    r"|^siempre\s+(?:se\s+me|me|\w+o|falla|funciona|pasa|sale|tarda|peta|explota|se rompe|se cuelga)\b"
+    r"|^nunca\s+(?:me|se|\w+[aeo])\b(?!\s+\w+(?:es|as)\b)"
+    r"|^(?:toujours|jamais)\s+(?:pas|ça|ca|rien|aussi|le même|la même|les mêmes)\b"
+    r"|^(?:immer|nie|niemals)\s+(?:\w+\s+(?:ich|wir)\b|(?:klappt|funktioniert|geht|passiert|hängt|crasht|"
+    r"dasselbe|das gleiche|der gleiche|die gleiche)\b)"
     r"|\b(?:for now|just this once|this (?:one )?time|right now|for today|today only|for the moment)\b"
     r"|\?\s*$",
     re.IGNORECASE,

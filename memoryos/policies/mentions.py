@@ -21,7 +21,8 @@ facts hold. These are the rules, deterministic and table-light:
    by the title alone. A name is a run of capitalised (or camel-case: "iPhone") words within one
    sentence. A value that holds a count ("three kids") is one mark: "the kids" does not mention it.
 3. **A retirement** (`retired`): a change cue that names a value as the one given up. Forward cues
-   take the value within RETIRE_WINDOW characters after them ("goodbye X", "no longer (using) X",
+   take the value within RETIRE_WINDOW characters after them ("goodbye X" — not "an emotional
+   goodbye, even X cried", the farewell itself, followed by punctuation —, "no longer (using) X",
    "stopped using X", "switched from X", "replaced X with", "ditched X", "traded in X", "swapped
    X", "gave up X", "bought a new X": a new one of a named thing replaces the old one; a new value
    said against the old: "Y instead of X", "Y rather than X", "Y, not X" where Y is a name or a
@@ -43,7 +44,9 @@ facts hold. These are the rules, deterministic and table-light:
    before the thing a backward cue retires: "my sister's laptop died") is not a change: such a
    sentence may still restate a value (a mention), never retire one. "This week(end)" after a
    change done for good ("sold", "traded in", "gave away", "quit", "left") dates it, and does not
-   guard it ("traded in the truck this weekend").
+   guard it ("traded in the truck this weekend"). A guard is read in the cue's own sentence: a
+   retirement joined to its neighbour (rule 5) keeps "I sold the Buick." whatever "Buses only
+   for now." says.
 5. **A retirement and its replacement** (`statements`): a sentence that retires a value but states
    no subject of its own ("... which means goodbye Tableau.") is read with the next sentence of
    its turn, or the previous one when it is the last, if that one states no subject either: the
@@ -91,6 +94,8 @@ _FORWARD = re.compile(
     r"(?:i|we)(?:'ve| have)? left(?= (?:my |the |our )?(?-i:[A-Z][\w'.&-]*(?: [A-Z][\w'.&-]*)*)"
     r"(?:[.,;!?—–]|$| (?:last|after|and|to|for good|in (?:19|20)\d\d))))\b"
 )
+# "goodbye" as a noun, the farewell itself, is followed by punctuation, not by what is given up
+_FAREWELL_NOUN = re.compile(r"(?i:goodbye|bye bye)$")
 # "I don't drive the Buick any more": a negation, the value, then "any more" (the value between)
 _NOT_ANY_MORE = re.compile(
     r"\b(?i:don't|do not|doesn't|can't|cannot|won't|not|never)\b"
@@ -154,8 +159,13 @@ def words(text: str) -> list[tuple[str, int]]:
 def _proper(word: str) -> bool:
     low = word.lower()
     return (
-        # a brand written in camel case ("iPhone", "eBay") is a name too
-        (word[:1].isupper() or bool(re.fullmatch(r"[a-z]{1,2}[A-Z][\w'’+#.-]*", word)))
+        # a brand written in camel case ("iPhone", "eBay") is a name too, and so is a model that
+        # opens with a digit ("the Ather 450X": one name, which "the Ather" mentions)
+        (
+            word[:1].isupper()
+            or bool(re.fullmatch(r"[a-z]{1,2}[A-Z][\w'’+#.-]*", word))
+            or (_model(word) and word[:1].isdigit() and any(c.isupper() for c in word))
+        )
         and low not in STOPWORDS
         and low not in TIME_WORDS
         and re.split(r"['’]", low)[0] != "i"  # I, I've, I'm, I'd
@@ -341,19 +351,27 @@ def _owned(text: str, nouns: Sequence[str], *, after: bool = True) -> bool:
     return False
 
 
+def _live(sentence: str, start: int, asked: int) -> bool:
+    """A cue at `start` is reported, not asked about, and its own sentence is not guarded (rule 4)."""
+    return start < asked and not guarded(_own_sentence(sentence, start))
+
+
 def retired(
     sentence: str, record_marks: Sequence[Mark], body_words: frozenset[str], nouns: Sequence[str] = ()
 ) -> bool:
     """Rule 3: the sentence gives up the value the marks (or, for "moved X to", `body_words`, the
     stemmed words of the record) stand for, or the thing one owns that `nouns` name ("we had to
     give away the dog", "the car finally died"); never in a guarded sentence (rule 4)."""
-    if guarded(sentence) or (not record_marks and not body_words and not nouns):
+    if not record_marks and not body_words and not nouns:
         return False
     asked = _asked_from(sentence)
     for cue in (*_FORWARD.finditer(sentence), *_contrasts(sentence)):
         after = sentence[cue.end() : cue.end() + RETIRE_WINDOW]
+        # "a very emotional goodbye, even Mr Whitfield cried": a farewell said, nothing given up
+        farewell = _FAREWELL_NOUN.match(cue.group(0)) and re.match(r"\s*[,;:.!?—–]", after)
         if (
-            cue.start() < asked
+            not farewell
+            and _live(sentence, cue.start(), asked)
             and _cue_ok(sentence, cue.start())
             and (mentioned(after, record_marks) is not None or _owned(after, nouns))
         ):
@@ -363,7 +381,7 @@ def retired(
         before = sentence[max(0, cue.start() - RETIRE_WINDOW) : cue.start()]
         # whose the thing is, is said before it: "my sister's Zenbook finally died" is hers
         if (
-            cue.start() < asked
+            _live(sentence, cue.start(), asked)
             and _cue_ok(sentence, cue.start() - len(before))
             and _cue_ok(sentence, cue.start())
             and (
@@ -374,18 +392,33 @@ def retired(
             return True
     for cue in _NOT_ANY_MORE.finditer(sentence):
         someone = OTHER_PERSON.search(sentence[max(0, cue.start() - 40) : cue.start()])
-        if not someone and cue.start() < asked and mentioned(cue.group("what"), record_marks) is not None:
+        if (
+            not someone
+            and _live(sentence, cue.start(), asked)
+            and mentioned(cue.group("what"), record_marks) is not None
+        ):
             return True
     for cue in _MOVED_WHAT.finditer(sentence):
         what = cue.group("what").lower()
         if (
-            cue.start() < asked
+            _live(sentence, cue.start(), asked)
             and what not in STOPWORDS
             and _cue_ok(sentence, cue.start())
             and stem(what, "english") in body_words
         ):
             return True
     return False
+
+
+_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
+
+
+def _own_sentence(text: str, at: int) -> str:
+    """The sentence of `text` that holds position `at`: a rule-5 join ("I sold the Buick. Buses
+    only for now.") is guarded by the sentence of its cue, not by its neighbour's "for now"."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
+    end = _SENTENCE_END.search(text, at)
+    return text[start : end.end() if end else len(text)]
 
 
 def retires_something(sentence: str) -> bool:

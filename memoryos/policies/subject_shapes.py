@@ -17,6 +17,8 @@ across turns:
   a time (a partner, a boss, a mother) is keyed by the relation (`fact:husband`), so a new name
   is a change; one of which one may have several (a son, a friend, a grandchild) by the relation
   and the name (`fact:granddaughter-lily`), so a second grandchild is a new fact, not a change;
+- **a work tool** said without "my": "Stack is Selenium with Java", "and the stack is Playwright
+  with TypeScript" (`fact:stack`; WORK_SUBJECTS), its value a name;
 - **a weekly activity's days**: "book club is now on Wednesdays", "choir moved to Thursdays",
   "I have pottery on Mondays" (`fact:<activity>-schedule`), the days plural or "every", since
   "on Thursday" alone is one date, not a habit.
@@ -343,4 +345,36 @@ def activity_days(sentence: str) -> tuple[str, str] | None:
     return None
 
 
-SHAPE_READERS = (role, career, habit_place, activity_days, group)
+# -- a work tool said without "my" ---------------------------------------------------------------------
+
+#: Subjects of the user's work setup that are said with "the"/"our" as often as "my": "Stack is
+#: Selenium with Java", "and the stack here is Playwright with TypeScript", "our database is Postgres".
+WORK_SUBJECTS = {
+    "stack": "stack",
+    "tech stack": "stack",
+    "toolchain": "toolchain",
+    "editor": "editor",
+    "ide": "editor",
+    "shell": "shell",
+    "database": "database",
+    "cloud": "cloud",
+    "ci": "ci",
+}
+_WORK_TOOL = re.compile(
+    r"(?:^|(?<=[.!?—–:;] )|(?<=, )|(?<=\b[Aa]nd )|(?<=\b[Bb]ut )|(?<=\b[Ss]o ))(?:(?i:the|our) )?(?P<s>(?i:"
+    + "|".join(sorted(WORK_SUBJECTS, key=len, reverse=True))
+    + r"))(?: (?i:here|now|at work))? (?i:is|['’]s) (?:(?i:now|still|all|mostly|basically) )?"
+    # the value a name, up to the clause's end: "Playwright with TypeScript"
+    r"(?P<v>[A-Z][\w+#.-]*(?:(?: (?:with|and|on|in|\+)| ?,)? [A-Z][\w+#.-]*){0,3})"
+)
+
+
+def work_tool(sentence: str) -> tuple[str, str] | None:
+    """`fact:<subject>` of a work tool said as "(the) stack is X" (WORK_SUBJECTS), the value a name."""
+    match = stated(_WORK_TOOL, sentence)
+    if match is None or _NEGATION.search(sentence[match.end("s") : match.start("v")]):
+        return None
+    return f"fact:{WORK_SUBJECTS[match.group('s').lower()]}", match.group("v").rstrip(",")
+
+
+SHAPE_READERS = (role, career, habit_place, activity_days, group, work_tool)

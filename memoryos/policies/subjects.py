@@ -64,8 +64,12 @@ _NOT_THE_JOB = (
     r"(?!\w)(?!\s+(?i:as an? (?:contractor|consultant|freelancer|volunteer|advisor)|on the side|part-time))"
 )
 
+# "eggetarian", "pure veg", "veg", "non-veg": the Indian English words ("veg" only as the whole value:
+# "I'm a veg box subscriber" is no diet)
 _DIET_WORDS = (
-    "vegetarian|vegan|pescatarian|gluten-free|coeliac|celiac|lactose-intolerant|halal|kosher|keto|paleo"
+    "vegetarian|vegan|pescatarian|gluten-free|coeliac|celiac|lactose-intolerant|halal|kosher|keto|paleo|"
+    "eggetarian|flexitarian|non-veg(?:etarian)?|(?:pure |strict )?veg"
+    r"(?=\s*(?:[.,;!?—–)]|$| (?:and|but|so|now|only|actually|too|since|though|these days)\b))"
 )
 
 #: Profile facts said without "my X is": each subject's phrasings and where its value is.
@@ -87,6 +91,15 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + _NAME
             + ")"
             + _NOT_THE_JOB,
+        ),
+        (
+            # an employer named after what it is: "I work as a live-in carer for a retired couple, the
+            # Whitfields", "I now work for a family, the Osei-Browns", "I nanny for a family called Lund"
+            "employer",
+            r"\b(?i:i (?:now |still |currently )?(?:work|nanny|clean|cook|care|drive) "
+            r"(?:as an? [\w -]{1,40}? )?for (?:an?|the) (?:[\w-]+ ){0,3}?"
+            r"(?:couple|family|household|gentleman|lady|man|woman|widow|widower|firm|company|startup|agency))"
+            r"(?:,| —| –| -| called| named) (?:the )?(?P<v>" + _NAME + ")" + _NOT_THE_JOB,
         ),
         (
             # years at a place of work: "I've been at Initech for six years" (hours at a hospital are not)
@@ -210,6 +223,10 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 #: What a diet said by what is not eaten amounts to: "I don't eat meat" restates "vegetarian".
 DIET_SAID = {
     "meat": "vegetarian",
+    "veg": "vegetarian",
+    "pure veg": "vegetarian",
+    "strict veg": "vegetarian",
+    "non-veg": "non-vegetarian",
     "coeliac": "gluten-free",
     "celiac": "gluten-free",
     "animal products": "vegan",
@@ -330,7 +347,9 @@ SUBJECT_WORDS = {
     "dietary": "diet",
     "pet's": "pet",
 }
-SUBJECT_MODIFIERS = frozenset("current new present usual main primary regular actual preferred".split())
+# "here" is a modifier too: "my manager here" (said after a move or a new job) is the one one has now,
+# the same subject as "my manager"; "my doctor back home" is another place's, and keeps its words.
+SUBJECT_MODIFIERS = frozenset("current new present usual main primary regular actual preferred here".split())
 SUBJECT_ALIASES = {
     "home-city": "home",
     "home-town": "home",
@@ -431,10 +450,22 @@ CAR_MAKES = (
     "Honda Toyota Ford Subaru Nissan Mazda Hyundai Kia Volkswagen VW Chevy Chevrolet Tesla BMW Audi "
     "Mercedes Volvo Jeep Dodge Ram GMC Buick Lexus Acura Mini Fiat Peugeot Renault Skoda Seat Opel "
     "Vauxhall Citroen Mitsubishi Suzuki Porsche Rivian Polestar"
+    # two-wheelers: one rides one vehicle at a time, a scooter or a car (`fact:car` either way)
+    " Ather Bajaj TVS Hero Yamaha Vespa Piaggio Ducati Kawasaki Harley KTM Triumph Enfield"
 ).split()
 _CAR = re.compile(
-    r"\b(?i:(?:my|our) (?:old |new |trusty |little |beloved |first |used )*|i (?:now |still )?drive an? )"
-    r"(?:(?i:car|truck|van|suv),? (?i:an? |the )?)?(?:" + "|".join(CAR_MAKES) + r") (?P<v>[A-Z0-9][\w-]*)"
+    r"\b(?i:(?:my|our) (?:old |new |trusty |little |beloved |first |used )*|"
+    r"i (?:now |still )?(?:drive|ride) an? |"
+    # a vehicle bought: "I bought a second-hand Ather 450X", "we got a used Mazda CX-5"
+    r"(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:bought|got|picked up) (?:myself |us )?an? "
+    r"(?:(?:second-hand|secondhand|used|new|pre-owned|brand-new|brand new|refurbished) )?)"
+    r"(?:(?i:car|truck|van|suv|scooter|motorbike|motorcycle|bike),? (?i:an? |the )?)?"
+    r"(?:" + "|".join(CAR_MAKES) + r") (?P<v>[A-Z0-9][\w-]*)"
+    # the vehicle one gets about on, by its name: "I go everywhere on my Activa", "I commute on my Vespa"
+    r"|\b(?i:(?:i|we) (?:usually |mostly |always |still |now |just )?"
+    r"(?:go|get|ride|commute|travel|zip|get around)"
+    r"(?: everywhere| around| to work| to the office| to college)?"
+    r" on (?:my|our) (?:old |trusty |little |beloved )?)(?P<v2>[A-Z][\w-]*(?: [A-Z0-9][\w-]*)?)"
 )
 #: What the user usually drinks: "I grab an oat milk latte on the way in every shift", "I switched
 #: from lattes to green tea"; the value the drink and up to two words before it.
@@ -621,7 +652,7 @@ def _car(sentence: str) -> tuple[str, str] | None:
     match = _stated(_CAR, sentence)
     if match is None:
         return None
-    return "fact:car", match.group("v")
+    return "fact:car", match.group("v") or match.group("v2")
 
 
 def _drink(sentence: str) -> tuple[str, str] | None:

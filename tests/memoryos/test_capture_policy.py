@@ -287,6 +287,15 @@ class TestSaidLikeARuleButNoRule:
             "we always seem to hit the rate limit on Mondays",  # a complaint, not an order
             "We always end up fixing CI on Fridays",
             "the build never seems to finish before lunch",
+            # what keeps happening, said from "always"/"never" on without a subject
+            "Always forgetting the kubectl context, ugh",
+            "Never works on the first try, this chart",
+            "Always a pain, the staging certs",
+            "Siempre olvido el namespace de staging",
+            "Nunca funciona el pipeline a la primera",
+            "Toujours pas de réponse du registre",
+            "Immer vergesse ich den Kontext",
+            "Nie klappt das Deployment beim ersten Mal",
         ],
     )
     def test_no_rule_is_read_from_them(self, text: str) -> None:
@@ -300,6 +309,13 @@ class TestSaidLikeARuleButNoRule:
             "Nie die Produktion anfassen",
             "Nie wieder force-push auf main",
             "We always squash-merge feature branches",
+            "Always ping the release channel before a deploy",
+            "Never bring staging down for a demo",
+            "Siempre usa --atomic con helm upgrade",
+            "Nunca lo borres a mano",
+            "Nunca toques la base de producción",
+            "Toujours relire la PR avant de fusionner",
+            "Immer erst das Backup, dann das Upgrade",
         ],
     )
     def test_their_neighbours_that_are_rules_stay_rules(self, text: str) -> None:
