@@ -36,7 +36,14 @@ from memoryos.store.base import Postings, ScopeStats, SearchIndex, SearchPlan
 from memoryos.store.postgres_tx import Marked
 from memoryos.store.rows import Hit, Unit
 from memoryos.store.sql_rows import SELECT_UNIT, UNIT_COLUMNS, unit_of_row
-from memoryos.store.sql_search import matched_docs, ranking, scope_stats, scope_token, turn_postings
+from memoryos.store.sql_search import (
+    matched_docs,
+    next_turns,
+    ranking,
+    scope_stats,
+    scope_token,
+    turn_postings,
+)
 
 _UNIT = ", ".join(f"u.{c}" for c in ("rowid", *UNIT_COLUMNS))
 
@@ -208,3 +215,8 @@ class PostgresSearch(SearchIndex):
     ) -> dict[str, Postings]:
         with self._reader() as conn:
             return turn_postings(conn, scope_token(user, assistant), terms, turn_ids)
+
+    def next_turns(self, user: str, assistant: str, after: Sequence[int]) -> dict[int, Unit]:
+        with self._reader() as conn:
+            rows = next_turns(conn, user, assistant, after, ("rowid", *UNIT_COLUMNS))
+            return {asked: unit_of_row(row) for asked, row in rows}

@@ -12,9 +12,11 @@ from contextlib import AbstractContextManager
 
 from memoryos.store.base import Postings, ScopeStats, SearchIndex, SearchPlan
 from memoryos.store.rows import Hit, Unit
+from memoryos.store.sql_rows import UNIT_COLUMNS, unit_of_row
 from memoryos.store.sql_search import (
     index_values,
     matched_docs,
+    next_turns,
     ranked,
     scope_stats,
     scope_token,
@@ -94,3 +96,8 @@ class SQLiteSearch(SearchIndex):
     ) -> dict[str, Postings]:
         with self._lock, self._translated():
             return turn_postings(self._live(), scope_token(user, assistant), terms, turn_ids)
+
+    def next_turns(self, user: str, assistant: str, after: Sequence[int]) -> dict[int, Unit]:
+        with self._lock, self._translated():
+            rows = next_turns(self._live(), user, assistant, after, ("rowid", *UNIT_COLUMNS))
+            return {asked: unit_of_row(row) for asked, row in rows}

@@ -11,6 +11,7 @@ SQL arithmetic over the weights memoryos.retrieval.ranking computed.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import orjson
 
@@ -126,6 +127,29 @@ def turn_postings(
                 frequencies[term], length = int(tf), int(size)
         if frequencies and turn not in found:
             found[turn] = Postings(frequencies, length)
+    return found
+
+
+def next_turns(
+    conn: Connection, user: str, assistant: str, after: Sequence[int], columns: Sequence[str]
+) -> list[tuple[int, Sequence[Any]]]:
+    """For each rowid in `after`, the turn (STM turn or MTM page, any state) this scope stored next
+    after it, as (that rowid, the turn's `columns`); none when the scope stored no turn since.
+
+    One seek of units_scope_turns (migration 0008) per rowid, all in one statement: what other
+    scopes wrote in between is never read, so the cost does not grow with it."""
+    found: list[tuple[int, Sequence[Any]]] = []
+    wanted = sorted(set(after))
+    selected = ", ".join(f"u.{c}" for c in columns)
+    for start in range(0, len(wanted), 400):
+        part = wanted[start : start + 400]
+        asked = " UNION ALL ".join(["SELECT CAST(? AS BIGINT) AS asked"] * len(part))
+        sql = (
+            f"SELECT q.asked, {selected} FROM ({asked}) AS q JOIN units u ON u.rowid = ("
+            "SELECT n.rowid FROM units n WHERE n.user_scope = ? AND n.assistant_scope = ?"
+            " AND n.tier != 'lpm' AND n.rowid > q.asked ORDER BY n.rowid LIMIT 1)"
+        )
+        found.extend((int(r[0]), r[1:]) for r in conn.execute(sql, (*part, user, assistant)))
     return found
 
 
