@@ -5,7 +5,9 @@ caller's own scope through an index of its turns (migration 0008_scope_turn_orde
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import memoryos
 from memoryos.retrieval.replies import REPLY_SHARE
@@ -107,10 +109,10 @@ class TestReplies:
 
 
 def _plan(conn: sqlite3.Connection) -> str:
-    sql = []
+    sql: list[tuple[str, Sequence[Any]]] = []
 
     class Recording:
-        def execute(self, statement: str, params: object = ()) -> list[object]:
+        def execute(self, statement: str, params: Sequence[Any] = ()) -> list[object]:
             sql.append((statement, params))
             return []
 
