@@ -101,6 +101,16 @@ class TestReplies:
         hits = mem.recall(alice, "researching", k=5).hits
         assert [h.text for h in hits] == [QUESTION, ANSWER]
 
+    def test_a_reply_not_yet_valid_at_as_of_is_not_returned(
+        self, mem: memoryos.Memory, alice: memoryos.Scope, clock: FakeClock
+    ) -> None:
+        mem.remember(alice, QUESTION, role="assistant")
+        between = clock.advance(seconds=30)
+        clock.advance(minutes=2)
+        mem.remember(alice, ANSWER, role="user")
+        assert _texts(mem.recall(alice, "researching", k=5, as_of=between)) == [QUESTION]
+        assert _texts(mem.recall(alice, "researching", k=5)) == [QUESTION, ANSWER]
+
     def test_a_forgotten_reply_is_not_returned(self, mem: memoryos.Memory, alice: memoryos.Scope) -> None:
         mem.remember(alice, QUESTION, role="assistant")
         answer = mem.remember(alice, ANSWER, role="user")
