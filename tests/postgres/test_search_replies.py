@@ -4,6 +4,9 @@ port (SearchIndex.next_turns) and statement as on SQLite, from the index that mi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 
 import memoryos
@@ -41,10 +44,10 @@ def test_the_reply_comes_from_the_callers_scope_past_other_scopes_rows(pg_url: s
 def test_the_next_turn_is_read_from_the_scope_turns_index(pg_url: str) -> None:
     with memoryos.open(pg_url, clock=FakeClock()) as mem:
         mem.remember(ALICE, QUESTION, role="assistant")
-        statements: list[tuple[str, tuple[object, ...]]] = []
+        statements: list[tuple[str, Sequence[Any]]] = []
 
         class Recording:
-            def execute(self, sql: str, params: tuple[object, ...] = ()) -> list[object]:
+            def execute(self, sql: str, params: Sequence[Any] = ()) -> list[object]:
                 statements.append((sql, params))
                 return []
 
