@@ -49,7 +49,10 @@ def replies(
     asked = [h for h in found if h.unit.rowid is not None and asks(h.unit)]
     if not asked:
         return []
-    following = index.next_turns(user, assistant, [h.unit.rowid for h in asked if h.unit.rowid is not None])
+    known = {h.unit.rowid: h.unit for h in found if h.unit.rowid is not None}
+    following = index.next_turns(
+        user, assistant, [h.unit.rowid for h in asked if h.unit.rowid is not None], known
+    )
     answered = []
     for hit in asked:
         reply = following.get(hit.unit.rowid or 0)

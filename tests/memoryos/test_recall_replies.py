@@ -12,7 +12,6 @@ from typing import Any
 import memoryos
 from memoryos.retrieval.replies import REPLY_SHARE
 from memoryos.store.schema import MIGRATIONS
-from memoryos.store.sql_rows import UNIT_COLUMNS
 from memoryos.store.sql_search import next_turns
 from memoryos.testing import FakeClock
 
@@ -129,7 +128,7 @@ def _plan(conn: sqlite3.Connection) -> str:
         def executemany(self, statement: str, params: object) -> None:
             raise AssertionError("not used")
 
-    next_turns(Recording(), "alice", "coder", [1, 2], ("rowid", *UNIT_COLUMNS))
+    next_turns(Recording(), "alice", "coder", [1, 2])
     [(statement, params)] = sql
     rows = conn.execute(f"EXPLAIN QUERY PLAN {statement}", params).fetchall()
     return " ".join(str(r[-1]) for r in rows)

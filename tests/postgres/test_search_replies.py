@@ -11,7 +11,6 @@ import pytest
 
 import memoryos
 from memoryos.store import postgres, postgres_schema
-from memoryos.store.sql_rows import UNIT_COLUMNS
 from memoryos.store.sql_search import next_turns
 from memoryos.testing import FakeClock
 from tests.pg_server import pg_url
@@ -54,7 +53,7 @@ def test_the_next_turn_is_read_from_the_scope_turns_index(pg_url: str) -> None:
             def executemany(self, sql: str, params: object) -> None:
                 raise AssertionError("not used")
 
-        next_turns(Recording(), "alice", "coder", [1, 2], ("rowid", *UNIT_COLUMNS))
+        next_turns(Recording(), "alice", "coder", [1, 2])
         [(sql, params)] = statements
         with mem.store._reader() as conn:  # type: ignore[attr-defined]
             conn.execute("SET LOCAL enable_seqscan = off")
