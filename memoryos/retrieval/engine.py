@@ -2,6 +2,7 @@
 
 A query becomes words (memoryos.retrieval.terms), the scope's own statistics turn its most
 informative words into BM25 weights (memoryos.retrieval.ranking), the store ranks and filters,
+the reply to each matching question among the best hits joins them (memoryos.retrieval.replies),
 and every unit handed out is receipted as retrieved. Nothing here reads another scope's units.
 """
 
