@@ -127,7 +127,8 @@ def main() -> None:
             mem.close()
     off = times["off"]
     print(
-        f"| arm | recall() median CPU | p95 CPU | median / off | p95 / off |  ({args.others:,} other pages)"
+        f"| arm ({args.others:,} other pages) | recall() median CPU | p95 CPU"
+        " | median ratio to off | p95 ratio to off |"
     )
     print("|---|---|---|---|---|")
     for arm, spent in times.items():
