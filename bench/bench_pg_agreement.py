@@ -10,6 +10,8 @@ in common, and the share of questions whose top-5 lists are identical (order inc
 
     python bench/bench_pg_agreement.py                         # 6 users x 6 sessions, default server
     python bench/bench_pg_agreement.py --users 2 --sessions 3  # a quick slice
+    python bench/bench_pg_agreement.py --shape dialogue --conversations 2   # the dialogue corpus
+                                       # (bench/dialogue_corpus.py: replies to questions matter there)
     MEMORYOS_TEST_POSTGRES=postgresql://... python bench/bench_pg_agreement.py
 """
 
@@ -27,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import dialogue_corpus
 from bench_recall import Conversation, generate
 
 import memoryos
@@ -43,7 +46,9 @@ class Agreement:
     identical: float  # share of questions with the same top-k, in the same order
 
 
-def _fill(location: str | Path, conversations: Sequence[Conversation]) -> list[list[str]]:
+def _fill(
+    location: str | Path, conversations: Sequence[Conversation | dialogue_corpus.Conversation]
+) -> list[list[str]]:
     """Every conversation into one store; each question's top-k turns, as generator turn ids."""
     clock = FakeClock(start=START, tick=timedelta(0))
     ids: dict[str, str] = {}
@@ -57,7 +62,7 @@ def _fill(location: str | Path, conversations: Sequence[Conversation]) -> list[l
                     ids[mem.remember(scope, turn.text, role=turn.role, at=clock.now).memory_id] = turn.turn_id
                 clock.now = at + timedelta(hours=2)
                 mem.maintain(now=clock.now)
-        clock.now = START + timedelta(days=3 * len(conversations[0].sessions) + 1)
+        clock.now = START + timedelta(days=3 * max(len(c.sessions) for c in conversations) + 1)
         return [
             _top(mem, memoryos.Scope(user=c.user, assistant="bench"), q.text, ids)
             for c in conversations
@@ -81,8 +86,13 @@ def compare(sqlite: Sequence[Sequence[str]], postgres: Sequence[Sequence[str]]) 
     return Agreement(len(overlaps), sum(overlaps) / len(overlaps), sum(same) / len(same))
 
 
-def measure(users: int, sessions: int, pg_url: str, seed: int = 7) -> Agreement:
-    conversations = generate(users, sessions, random.Random(seed))
+def measure(users: int, sessions: int, pg_url: str, seed: int = 7, dialogues: int = 0) -> Agreement:
+    """On bench_recall's facts corpus, or with `dialogues`, on that many dialogue_corpus conversations."""
+    conversations: Sequence[Conversation | dialogue_corpus.Conversation] = (
+        dialogue_corpus.generate(dialogues, random.Random(seed))
+        if dialogues
+        else generate(users, sessions, random.Random(seed))
+    )
     with tempfile.TemporaryDirectory() as folder:
         on_sqlite = _fill(Path(folder) / "agreement.db", conversations)
     return compare(on_sqlite, _fill(pg_url, conversations))
@@ -93,12 +103,17 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=6)
     parser.add_argument("--sessions", type=int, default=6)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--shape", choices=["facts", "dialogue"], default="facts")
+    parser.add_argument(
+        "--conversations", type=int, default=2, help="dialogue conversations (--shape dialogue)"
+    )
     args = parser.parse_args()
     from tests.pg_server import drop_database, fresh_database
 
     url = fresh_database()
     try:
-        found = measure(args.users, args.sessions, url, args.seed)
+        dialogues = args.conversations if args.shape == "dialogue" else 0
+        found = measure(args.users, args.sessions, url, args.seed, dialogues)
     finally:
         drop_database(url)
     print(

@@ -2,6 +2,7 @@
 
 A query becomes words (memoryos.retrieval.terms), the scope's own statistics turn its most
 informative words into BM25 weights (memoryos.retrieval.ranking), the store ranks and filters,
+the reply to each matching question among the best hits joins them (memoryos.retrieval.replies),
 and every unit handed out is receipted as retrieved. Nothing here reads another scope's units.
 """
 
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from memoryos.model import Context, Excluded, Hit, Recall, Topic
 from memoryos.promotion import segment_heat
 from memoryos.receipting import Drafts
-from memoryos.retrieval import ranking
+from memoryos.retrieval import ranking, replies
 from memoryos.retrieval.terms import query_words
 from memoryos.scope import ScopeKey
 from memoryos.settings import Config
@@ -47,7 +48,9 @@ class Retriever:
     def recall(self, sk: ScopeKey, query: str, k: int, moment: int, now: int, *, explain: bool) -> Recall:
         plan = self.plan(sk, query)
         found = [] if plan is None else self.store.search(plan, sk.user, sk.assistant, moment, _fetch(k))
-        chosen = self.spend(sk, plan, [h.unit for h in found], [h.score for h in found], k)
+        answered = replies.replies(self.store, sk.user, sk.assistant, found[:k], moment)
+        units, scores = replies.with_replies([h.unit for h in found], [h.score for h in found], answered)
+        chosen = self.spend(sk, plan, units, scores, k)
         run_id = self.retrieved(sk, [unit for unit, _ in chosen], now)
         hits = [_hit(unit, candidate) for unit, candidate in chosen]
         excluded = (

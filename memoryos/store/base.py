@@ -74,6 +74,16 @@ class SearchIndex(ABC):
         or the MTM page that holds it. Turns no longer stored, or holding none of the terms, are
         left out."""
 
+    @abstractmethod
+    def next_turns(
+        self, user: str, assistant: str, after: Sequence[int], known: Mapping[int, Unit]
+    ) -> dict[int, Unit]:
+        """For each of the rowids, the turn (an STM turn or the MTM page holding it, in any state)
+        that this scope stored next after it; a rowid after which the scope stored no turn is left
+        out. A turn found in `known` (by rowid) is handed back from there, not read again. Read
+        from an index of the scope's turns: the work does not grow with the rows other scopes
+        stored in between, and none of them is read."""
+
 
 class UnitRecorder(ABC):
     """Units of every tier: STM turns, MTM pages and LPM versions, by scope, id or rowid."""

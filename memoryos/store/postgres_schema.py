@@ -282,4 +282,11 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         END $$;
         """,
     ),
+    (
+        # The turn a scope stored next after one of its turns, in one index seek (see schema.py).
+        "0008_scope_turn_order",
+        """
+        CREATE INDEX units_scope_turns ON units (user_scope, assistant_scope, rowid) WHERE tier != 'lpm';
+        """,
+    ),
 )

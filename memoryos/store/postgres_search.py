@@ -29,14 +29,22 @@ plain ranking runs.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 
 from memoryos.store.base import Postings, ScopeStats, SearchIndex, SearchPlan
 from memoryos.store.postgres_tx import Marked
 from memoryos.store.rows import Hit, Unit
 from memoryos.store.sql_rows import SELECT_UNIT, UNIT_COLUMNS, unit_of_row
-from memoryos.store.sql_search import matched_docs, ranking, scope_stats, scope_token, turn_postings
+from memoryos.store.sql_search import (
+    matched_docs,
+    next_turns,
+    ranking,
+    scope_rows,
+    scope_stats,
+    scope_token,
+    turn_postings,
+)
 
 _UNIT = ", ".join(f"u.{c}" for c in ("rowid", *UNIT_COLUMNS))
 
@@ -208,3 +216,14 @@ class PostgresSearch(SearchIndex):
     ) -> dict[str, Postings]:
         with self._reader() as conn:
             return turn_postings(conn, scope_token(user, assistant), terms, turn_ids)
+
+    def next_turns(
+        self, user: str, assistant: str, after: Sequence[int], known: Mapping[int, Unit]
+    ) -> dict[int, Unit]:
+        with self._reader() as conn:
+            following = next_turns(conn, user, assistant, after)
+            unknown = [n for n in following.values() if n not in known]
+            rows = scope_rows(conn, user, assistant, unknown, ("rowid", *UNIT_COLUMNS)) if unknown else []
+        units = dict(known)
+        units.update((int(r[0]), unit_of_row(r)) for r in rows)
+        return {asked: units[n] for asked, n in following.items() if n in units}

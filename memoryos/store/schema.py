@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
@@ -272,5 +272,15 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         # one list of migrations.
         "0007_search_term_bounds",
         "",
+    ),
+    (
+        # Replies (memoryos/retrieval/replies.py): the turn a scope stored next after one of its
+        # turns, by rowid (the insertion order; a page keeps its turn's rowid). One seek of this
+        # index, however many rows other scopes wrote in between. SQLite appends the rowid to
+        # every index anyway; it is named so that both backends declare the same index.
+        "0008_scope_turn_order",
+        """
+        CREATE INDEX units_scope_turns ON units (user_scope, assistant_scope, rowid) WHERE tier != 'lpm';
+        """,
     ),
 )

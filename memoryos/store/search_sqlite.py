@@ -7,15 +7,18 @@ from __future__ import annotations
 import sqlite3
 import threading
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 
 from memoryos.store.base import Postings, ScopeStats, SearchIndex, SearchPlan
 from memoryos.store.rows import Hit, Unit
+from memoryos.store.sql_rows import UNIT_COLUMNS, unit_of_row
 from memoryos.store.sql_search import (
     index_values,
     matched_docs,
+    next_turns,
     ranked,
+    scope_rows,
     scope_stats,
     scope_token,
     turn_postings,
@@ -94,3 +97,15 @@ class SQLiteSearch(SearchIndex):
     ) -> dict[str, Postings]:
         with self._lock, self._translated():
             return turn_postings(self._live(), scope_token(user, assistant), terms, turn_ids)
+
+    def next_turns(
+        self, user: str, assistant: str, after: Sequence[int], known: Mapping[int, Unit]
+    ) -> dict[int, Unit]:
+        with self._lock, self._translated():
+            conn = self._live()
+            following = next_turns(conn, user, assistant, after)
+            unknown = [n for n in following.values() if n not in known]
+            rows = scope_rows(conn, user, assistant, unknown, ("rowid", *UNIT_COLUMNS)) if unknown else []
+        units = dict(known)
+        units.update((int(r[0]), unit_of_row(r)) for r in rows)
+        return {asked: units[n] for asked, n in following.items() if n in units}

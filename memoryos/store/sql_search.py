@@ -11,6 +11,7 @@ SQL arithmetic over the weights memoryos.retrieval.ranking computed.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import orjson
 
@@ -127,6 +128,46 @@ def turn_postings(
         if frequencies and turn not in found:
             found[turn] = Postings(frequencies, length)
     return found
+
+
+def next_turns(conn: Connection, user: str, assistant: str, after: Sequence[int]) -> dict[int, int]:
+    """For each rowid in `after`, the rowid of the turn (STM turn or MTM page, any state) this
+    scope stored next after it; left out when the scope stored no turn since.
+
+    One seek of units_scope_turns (migration 0008) per rowid, all in one statement: what other
+    scopes wrote in between is never read, so the cost does not grow with it."""
+    found: dict[int, int] = {}
+    wanted = sorted(set(after))
+    for start in range(0, len(wanted), 400):
+        part = wanted[start : start + 400]
+        asked = " UNION ALL ".join(["SELECT CAST(? AS BIGINT) AS asked"] * len(part))
+        sql = (
+            f"SELECT q.asked, (SELECT n.rowid FROM units n WHERE n.user_scope = ? AND n.assistant_scope = ?"
+            f" AND n.tier != 'lpm' AND n.rowid > q.asked ORDER BY n.rowid LIMIT 1) FROM ({asked}) AS q"
+        )
+        found.update(
+            (int(q), int(n)) for q, n in conn.execute(sql, (user, assistant, *part)) if n is not None
+        )
+    return found
+
+
+def scope_rows(
+    conn: Connection, user: str, assistant: str, rowids: Sequence[int], columns: Sequence[str]
+) -> list[Sequence[Any]]:
+    """The `columns` of this scope's units with these rowids (another scope's are left out)."""
+    rows: list[Sequence[Any]] = []
+    wanted = sorted(set(rowids))
+    for start in range(0, len(wanted), 400):
+        part = wanted[start : start + 400]
+        marks = ", ".join(["CAST(? AS BIGINT)"] * len(part))
+        rows.extend(
+            conn.execute(
+                f"SELECT {', '.join(columns)} FROM units WHERE user_scope = ? AND assistant_scope = ?"
+                f" AND rowid IN ({marks})",
+                (user, assistant, *part),
+            ).fetchall()
+        )
+    return rows
 
 
 def integrity(conn: Connection) -> list[str]:

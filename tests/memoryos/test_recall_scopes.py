@@ -6,7 +6,7 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import memoryos
@@ -18,7 +18,8 @@ B = memoryos.Scope(user="bob", assistant="coder")
 C = memoryos.Scope(user="alice", assistant="writer")
 
 texts = st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=8).map(" ".join)
-documents = st.tuples(texts, st.sampled_from(["turn", "record", "expired", "future"]))
+# "question": a turn by the other role that asks, so that the next turn may be recalled as its reply
+documents = st.tuples(texts, st.sampled_from(["turn", "question", "record", "expired", "future"]))
 
 
 def _store(mem: memoryos.Memory, scope: memoryos.Scope, doc: tuple[str, str], n: int) -> None:
@@ -26,6 +27,8 @@ def _store(mem: memoryos.Memory, scope: memoryos.Scope, doc: tuple[str, str], n:
     now = mem._clock()
     if how == "turn":
         mem.remember(scope, text)
+    elif how == "question":
+        mem.remember(scope, f"{text}?", role="assistant")
     elif how == "record":
         mem.put(scope, f"note:{n}", text)
     elif how == "expired":
@@ -48,6 +51,7 @@ def _answer(mem: memoryos.Memory, query: str) -> tuple[object, ...]:
 
 class TestScopeIsolation:
     @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @example(mine=[("kiwi ferry", "question")], before=[], after=[("piano", "turn")], query="kiwi")
     @given(
         mine=st.lists(documents, min_size=1, max_size=10),
         before=st.lists(documents, max_size=6),
@@ -65,12 +69,14 @@ class TestScopeIsolation:
         hits, their order and scores, its explain output, its context block and its topics as they were."""
         with tempfile.TemporaryDirectory() as folder:
             mem = memoryos.open(Path(folder) / "m.db", clock=FakeClock(tick=timedelta(0)))
-            for n, doc in enumerate(mine):
-                _store(mem, A, doc, n)
-            for n, doc in enumerate(before):
-                _store(mem, B, doc, n)
+            for n in range(max(len(mine), len(before))):  # B's rows between A's (and A's replies)
+                if n < len(before):
+                    _store(mem, B, before[n], n)
+                if n < len(mine):
+                    _store(mem, A, mine[n], n)
             first = _answer(mem, query)
-            for n, doc in enumerate([*after, (query, "turn"), (query, "record"), (query, "expired")]):
+            tail = [(query, "question"), (query, "turn"), (query, "record"), (query, "expired")]
+            for n, doc in enumerate([*after, *tail]):
                 _store(mem, B if n % 2 else C, doc, 100 + n)
             assert _answer(mem, query) == first
             mem.close()
