@@ -2,7 +2,7 @@
 site brought up to date (`wp plugin update`, `drush cim`, `bin/magento setup:upgrade`), a firmware
 upload by a build tool's target (`pio run -t upload`, `make flash`), a batch job waited for on a
 cluster (`sbatch --wait tests/regression.slurm`), a build from source by a package manager that
-builds (`spack install`), a release tag pushed (`git push origin v2.4.0`, `p4 submit`), a deploy hook
+builds (`spack install`), a release tag pushed (`git push origin v2.4.0`), a deploy hook
 called with an HTTP client that fails on an HTTP error (`curl -fsS -X POST .../deploy/...`), and a
 program named for its action (`catkin_make`, `run-tests`). Pure functions over `Simple`; asked by
 `commands.kind_of` before its own tables, after reads and rehearsals are refused.
@@ -37,7 +37,17 @@ _STORE_DEPLOYS = {
 }
 
 
+def _odoo(part: Simple) -> bool:
+    """`odoo-bin -c prod.conf -u sale -d prod --stop-after-init`: modules updated on a database."""
+    if part.program not in ("odoo", "odoo-bin", "openerp-server"):
+        return False
+    flags = {a.split("=", 1)[0] for a in part.args}
+    return bool(flags & {"-u", "--update", "-i", "--init"}) and bool(flags & {"-d", "--database"})
+
+
 def _cms(part: Simple) -> bool:
+    if _odoo(part):
+        return True
     words = tuple(w.lower() for w in part.words[:2])
     if part.program == "wp":
         return len(words) == 2 and words[0] in _WP_OBJECTS and words[1] in _WP_CHANGES
@@ -92,6 +102,20 @@ def _batch_job(part: Simple) -> str | None:
     return "build" if _BUILD_PATH.search(script) else None
 
 
+# -- software repositories of managed machines ----------------------------------------------------
+
+#: Mac and Windows fleet tools that import a package into the repository the fleet installs from.
+_FLEET_PUBLISHERS = _set("munkiimport makecatalogs")
+
+
+def _fleet_publish(part: Simple) -> bool:
+    """`munkiimport Firefox.dmg`, `autopkg run Firefox.munki`: software made available to a fleet."""
+    if part.program in _FLEET_PUBLISHERS:
+        return bool(part.args) or part.program == "makecatalogs"
+    recipes = [w for w in part.words if w.endswith((".munki", ".jss", ".intune"))]
+    return part.program == "autopkg" and part.sub() == "run" and bool(recipes)
+
+
 # -- builds from source ----------------------------------------------------------------------------
 
 #: Package managers that compile what they install (Spack, Portage, pkgsrc) and environment
@@ -124,9 +148,7 @@ _VERSION_TAG = re.compile(r"^(?:refs/tags/\S+|v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)
 
 def _release_push(part: Simple) -> bool:
     """`git push origin v2.4.0`, `git push --tags`: a release tag pushed (what starts a release
-    pipeline); `p4 submit`: a changelist submitted to the depot everyone builds from."""
-    if part.program == "p4":
-        return part.sub() == "submit"
+    pipeline); a branch pushed (or `p4 submit`, a changelist) is code shared, not a release."""
     if part.program != "git" or part.sub() != "push":
         return False
     refs = part.words[2:]  # after `push` and the remote
@@ -136,7 +158,9 @@ def _release_push(part: Simple) -> bool:
 # -- deploy hooks ----------------------------------------------------------------------------------
 
 _HTTP_CLIENTS = _set("curl wget http https xh")
-_HOOK_PATH = re.compile(r"(?:^|[/._-])(?:deploy|deploys|redeploy|build_hooks|deploy_hooks)(?:[/?._-]|$)", re.I)
+_HOOK_PATH = re.compile(
+    r"(?:^|[/._-])(?:deploy|deploys|redeploy|build_hooks|deploy_hooks)(?:[/?._-]|$)", re.IGNORECASE
+)
 
 
 def _fails_on_error(part: Simple) -> bool:
@@ -196,7 +220,7 @@ def kind(part: Simple) -> str | None:
     """The kind one of this module's fields gives `part`, or None."""
     if _cms(part) or _firmware_target(part) or _deploy_hook(part):
         return "deploy"
-    if _release_push(part):
+    if _release_push(part) or _fleet_publish(part):
         return "publish"
     if _source_build(part):
         return "build"
