@@ -281,8 +281,8 @@ def task_kind(name: str) -> str | None:
     that only installs locally (`publishToMavenLocal`) is none."""
     words = re.split(r"[-_:.=/+\s]+|(?<=[a-z])(?=[A-Z])", name)
     lowered = [w.lower() for w in words if w]
-    if "local" in lowered:
-        return None
+    if "local" in lowered or {"info", "status", "list", "log", "logs", "show"} & set(lowered):
+        return None  # `make flash-info`, `npm run deploy:status`: a look at the action
     for word in lowered[:2]:
         for kind, pattern in _TASK_WORDS:
             if pattern.match(word):

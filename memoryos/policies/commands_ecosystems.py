@@ -46,7 +46,7 @@ READ_VERBS = _set(
 STOP_VERBS = _set(
     "install i add remove rm uninstall delete destroy cancel abort init new create clean clear "
     "generate gen scaffold download pull fetch clone checkout import edit set unset rename update "
-    "upgrade logout signout revoke disconnect stop kill pause suspend resume completion"
+    "upgrade logout signout revoke disconnect stop kill pause suspend resume completion export"
 )
 #: A compound verb starting with a read verb is a read (`list-deployments`, `get-release`), unless
 #: it fetches a login (`get-login-password`, `get-credentials`, `get-token`).

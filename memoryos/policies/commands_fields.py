@@ -111,7 +111,7 @@ _FLEET_PUBLISHERS = _set("munkiimport makecatalogs")
 def _fleet_publish(part: Simple) -> bool:
     """`munkiimport Firefox.dmg`, `autopkg run Firefox.munki`: software made available to a fleet."""
     if part.program in _FLEET_PUBLISHERS:
-        return bool(part.args) or part.program == "makecatalogs"
+        return bool(part.words) or part.program == "makecatalogs"
     recipes = [w for w in part.words if w.endswith((".munki", ".jss", ".intune"))]
     return part.program == "autopkg" and part.sub() == "run" and bool(recipes)
 
@@ -149,7 +149,7 @@ _VERSION_TAG = re.compile(r"^(?:refs/tags/\S+|v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)
 def _release_push(part: Simple) -> bool:
     """`git push origin v2.4.0`, `git push --tags`: a release tag pushed (what starts a release
     pipeline); a branch pushed (or `p4 submit`, a changelist) is code shared, not a release."""
-    if part.program != "git" or part.sub() != "push":
+    if part.program != "git" or part.sub() != "push" or {"-d", "--delete"} & set(part.args):
         return False
     refs = part.words[2:]  # after `push` and the remote
     return "--tags" in part.args or any(_VERSION_TAG.match(r.split(":")[-1]) for r in refs)
