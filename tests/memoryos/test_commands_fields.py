@@ -118,7 +118,7 @@ def test_a_failure_is_never_a_candidate(command: str) -> None:
     "command",
     [
         "tsh login --proxy=bastion.example.org --auth=github",
-        "dotnet nuget push out/Acme.Lib.2.0.0.nupkg --source https://pkgs.example.org/feed/index.json --api-key az",
+        "dotnet nuget push out/Acme.Lib.2.0.0.nupkg --source https://pkgs.example.org/feed/v3 --api-key az",
     ],
 )
 def test_a_flag_tail_or_a_placeholder_is_not_a_secret(command: str) -> None:
