@@ -199,6 +199,37 @@ def _deploy_hook(part: Simple) -> bool:
     return any(_HOOK_PATH.search(re.sub(r"^https?://[^/]+", "", u)) for u in urls)
 
 
+# -- releases deployed by a flag, copies to another machine ----------------------------------------
+
+_DEPLOY_TO = re.compile(r"^--?(?:deploy-?to|promote-?to)(?:=\S+)?$", re.IGNORECASE)
+_REGISTRY_REF = re.compile(r"^docker://[a-z0-9][a-z0-9.-]*\.[a-z]{2,}(?::\d+)?/\S+$")
+_UNC = re.compile(r"^(?:\\\\|//)[\w.-]+[\\/]\S+")  # the shell words give `\\host\share` as `//host/share`
+
+
+def _deployed_to(part: Simple) -> bool:
+    """`octo create-release --project web --deployto Production`: a release created and deployed."""
+    return any(_DEPLOY_TO.match(a) for a in part.args)
+
+
+def _registry_copy(part: Simple) -> bool:
+    """`skopeo copy docker://local/api:1 docker://registry.example.io/api:1`: an image into a registry."""
+    refs = [w for w in part.words if w.startswith("docker://")]
+    return (
+        part.program == "skopeo"
+        and part.sub() == "copy"
+        and len(refs) == 2
+        and bool(_REGISTRY_REF.match(refs[1]))
+    )
+
+
+def _share_copy(part: Simple) -> bool:
+    """`Copy-Item .\\publish\\* \\\\web01\\c$\\inetpub\\api -Recurse`: files copied to a share."""
+    if part.program not in ("copy-item", "xcopy", "cpi"):
+        return False
+    paths = [w for w in part.words if not w.startswith("/")]
+    return len(paths) >= 2 and bool(_UNC.match(paths[-1])) and not _UNC.match(paths[0])
+
+
 # -- programs named for their action ---------------------------------------------------------------
 
 _NAMED_ACTIONS = {"make": "build", "build": "build", "test": "test", "tests": "test", "deploy": "deploy"}
@@ -218,9 +249,9 @@ def _named_program(part: Simple) -> str | None:
 
 def kind(part: Simple) -> str | None:
     """The kind one of this module's fields gives `part`, or None."""
-    if _cms(part) or _firmware_target(part) or _deploy_hook(part):
+    if _cms(part) or _firmware_target(part) or _deploy_hook(part) or _deployed_to(part) or _share_copy(part):
         return "deploy"
-    if _release_push(part) or _fleet_publish(part):
+    if _release_push(part) or _fleet_publish(part) or _registry_copy(part):
         return "publish"
     if _source_build(part):
         return "build"
