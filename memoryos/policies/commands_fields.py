@@ -226,7 +226,7 @@ def _share_copy(part: Simple) -> bool:
     """`Copy-Item .\\publish\\* \\\\web01\\c$\\inetpub\\api -Recurse`: files copied to a share."""
     if part.program not in ("copy-item", "xcopy", "cpi"):
         return False
-    paths = [w for w in part.words if not w.startswith("/")]
+    paths = [w for w in part.words if w.startswith("//") or not w.startswith("/")]  # not `/E` switches
     return len(paths) >= 2 and bool(_UNC.match(paths[-1])) and not _UNC.match(paths[0])
 
 
