@@ -199,11 +199,10 @@ def _deploy_hook(part: Simple) -> bool:
     return any(_HOOK_PATH.search(re.sub(r"^https?://[^/]+", "", u)) for u in urls)
 
 
-# -- releases deployed by a flag, copies to another machine ----------------------------------------
+# -- releases deployed by a flag, images copied into a registry ----------------------------------------
 
 _DEPLOY_TO = re.compile(r"^--?(?:deploy-?to|promote-?to)(?:=\S+)?$", re.IGNORECASE)
 _REGISTRY_REF = re.compile(r"^docker://[a-z0-9][a-z0-9.-]*\.[a-z]{2,}(?::\d+)?/\S+$")
-_UNC = re.compile(r"^(?:\\\\|//)[\w.-]+[\\/]\S+")  # the shell words give `\\host\share` as `//host/share`
 
 
 def _deployed_to(part: Simple) -> bool:
@@ -220,14 +219,6 @@ def _registry_copy(part: Simple) -> bool:
         and len(refs) == 2
         and bool(_REGISTRY_REF.match(refs[1]))
     )
-
-
-def _share_copy(part: Simple) -> bool:
-    """`Copy-Item .\\publish\\* \\\\web01\\c$\\inetpub\\api -Recurse`: files copied to a share."""
-    if part.program not in ("copy-item", "xcopy", "cpi"):
-        return False
-    paths = [w for w in part.words if w.startswith("//") or not w.startswith("/")]  # not `/E` switches
-    return len(paths) >= 2 and bool(_UNC.match(paths[-1])) and not _UNC.match(paths[0])
 
 
 # -- programs named for their action ---------------------------------------------------------------
@@ -249,7 +240,7 @@ def _named_program(part: Simple) -> str | None:
 
 def kind(part: Simple) -> str | None:
     """The kind one of this module's fields gives `part`, or None."""
-    if _cms(part) or _firmware_target(part) or _deploy_hook(part) or _deployed_to(part) or _share_copy(part):
+    if _cms(part) or _firmware_target(part) or _deploy_hook(part) or _deployed_to(part):
         return "deploy"
     if _release_push(part) or _fleet_publish(part) or _registry_copy(part):
         return "publish"

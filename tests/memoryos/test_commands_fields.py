@@ -61,7 +61,6 @@ def _rule(text: str) -> bool:
         ("mix hex.user auth", "auth"),
         ("octo create-release --project Billing --deployTo Staging", "deploy"),
         ("skopeo copy docker://localhost/api:2 docker://registry.example.io/team/api:2", "publish"),
-        (r"Copy-Item -Path .\out\* -Destination \\app02\d$\sites\billing -Recurse", "deploy"),
         ("Rscript -e 'con <- DBI::dbConnect(odbc::odbc(), dsn = \"warehouse\")'", "db_connect"),
     ],
 )
@@ -99,7 +98,6 @@ def test_field_families_are_recognised(command: str, kind: str) -> None:
         "kustomize build overlays/prod",
         "octo list-releases --project Billing",
         "skopeo copy docker://registry.example.io/api:2 docker-archive:/tmp/api.tar",
-        r"Copy-Item \\fs01\share\report.xlsx C:\Users\me",
     ],
 )
 def test_their_reads_and_lookalikes_are_not(command: str) -> None:
