@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Callable, Sequence
 
 from memoryos.policies import commands_ecosystems as ecosystems
+from memoryos.policies import commands_fields as fields
 from memoryos.policies import commands_ops as ops
 from memoryos.policies import commands_shell as shell
 from memoryos.policies import commands_targets as targets
@@ -43,6 +44,7 @@ READ_SUBCOMMANDS: dict[str, frozenset[str]] = {
         "ls-files rev-parse grep help version".split()
     ),
     "kubectl": frozenset("get describe logs top explain version api-resources cluster-info diff".split()),
+    "kustomize": frozenset("build cfg version".split()),  # renders; `| kubectl apply -f -` deploys
     "helm": frozenset("list ls status history get show search template lint version repo".split()),
     "docker": frozenset("ps images logs inspect version info stats top history search events".split()),
     "podman": frozenset("ps images logs inspect version info".split()),
@@ -257,7 +259,7 @@ _TASK_RUNNERS = frozenset(
 _RUNNER_SUBCOMMANDS = frozenset({"run", "run-script", "run-many", "exec", "x"})
 _TASK_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("test", re.compile(r"^(?:tests?|check|unit|e2e|integration|spec|specs|cov|coverage)$")),
-    ("deploy", re.compile(r"^(?:deploy\w*|ship|rollout)$")),
+    ("deploy", re.compile(r"^(?:deploy\w*|ship|rollout|flash\w*)$")),
     ("publish", re.compile(r"^(?:publish\w*|release\w*|upload)$")),
     (
         "build",
@@ -279,8 +281,8 @@ def task_kind(name: str) -> str | None:
     that only installs locally (`publishToMavenLocal`) is none."""
     words = re.split(r"[-_:.=/+\s]+|(?<=[a-z])(?=[A-Z])", name)
     lowered = [w.lower() for w in words if w]
-    if "local" in lowered:
-        return None
+    if "local" in lowered or {"info", "status", "list", "log", "logs", "show"} & set(lowered):
+        return None  # `make flash-info`, `npm run deploy:status`: a look at the action
     for word in lowered[:2]:
         for kind, pattern in _TASK_WORDS:
             if pattern.match(word):
@@ -617,7 +619,7 @@ KINDS: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
 def kind_of(part: Simple) -> str | None:
     if is_read(part) or is_rehearsal(part):
         return None
-    found = next((kind for kind, applies in KINDS if applies(part)), None)
+    found = fields.kind(part) or next((kind for kind, applies in KINDS if applies(part)), None)
     found = found or ops.kind(part, task_kind)  # configuration runs, pipelines, mobile, fan-out shells
     if found is not None or part.program in _TASK_RUNNERS or part.program in ops.OWN_WORDS:
         return found  # a task runner's words are task names, judged above

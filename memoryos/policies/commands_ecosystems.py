@@ -28,9 +28,9 @@ def _set(text: str) -> frozenset[str]:
 #: A verb of a subcommand path and the kind of action it starts, in any tool.
 VERBS: dict[str, str] = {
     **dict.fromkeys("deploy deploys redeploy rollout ship promote rollback converge".split(), "deploy"),
-    **dict.fromkeys("provision flash apply".split(), "deploy"),
+    **dict.fromkeys("provision flash apply dfu ota".split(), "deploy"),
     **dict.fromkeys("publish release upload push".split(), "publish"),
-    **dict.fromkeys("login signin logon authenticate connect ssh".split(), "auth"),
+    **dict.fromkeys("login signin logon authenticate connect ssh auth".split(), "auth"),
     **dict.fromkeys("test tests e2e unittest runtests spec specs".split(), "test"),
     **dict.fromkeys("build compile assemble package archive bundle zigbuild rebuild make".split(), "build"),
 }
@@ -46,7 +46,7 @@ READ_VERBS = _set(
 STOP_VERBS = _set(
     "install i add remove rm uninstall delete destroy cancel abort init new create clean clear "
     "generate gen scaffold download pull fetch clone checkout import edit set unset rename update "
-    "upgrade logout signout revoke disconnect stop kill pause suspend resume completion"
+    "upgrade logout signout revoke disconnect stop kill pause suspend resume completion export"
 )
 #: A compound verb starting with a read verb is a read (`list-deployments`, `get-release`), unless
 #: it fetches a login (`get-login-password`, `get-credentials`, `get-token`).
@@ -86,6 +86,13 @@ def _tokens(word: str) -> list[str]:
     `BuildCookRun` (build, cook, run), `write_flash` (write, flash)."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", word)
     return [t for t in re.split(r"[\s.:_+-]+", spaced.lower()) if t]
+
+
+def _verb_tokens(word: str) -> list[str]:
+    """A namespaced word's verb before its namespace: `env:deploy` deploys (its `env` is the noun it
+    acts on), `auth:import` imports."""
+    head, colon, tail = word.partition(":")
+    return [*_tokens(tail), *_tokens(head)] if colon and tail else _tokens(word)
 
 
 def path_words(part: Simple, limit: int = 4) -> list[str]:
@@ -156,7 +163,7 @@ def path_read(part: Simple) -> bool:
         if _read_word(word) and (not acted or word.lower() in _CLEAR_READS):
             following = words[index + 1].lower() if index + 1 < len(words) else ""
             return following not in _RUNS
-        found = _verb(_tokens(word))
+        found = _verb(_verb_tokens(word))
         if found is not None and found[0] == "stop":
             return False  # a stop verb's arguments follow: `upgrade search ./chart`
         acted = acted or found is not None
@@ -178,7 +185,7 @@ def verb_kind(part: Simple) -> str | None:
         return None
     kinds = []
     for word in path_words(part):
-        found = _verb(_tokens(word))
+        found = _verb(_verb_tokens(word))
         if found is not None and found[0] in ("read", "stop"):
             break
         if found is not None:
@@ -481,6 +488,7 @@ _EXPRESSIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("publish", re.compile(r"\b(?:devtools::release|release|submit_cran)\s*\(")),
     ("test", re.compile(r"\b(?:rcmdcheck|check|runtests|test_dir|test_check|test_local)\s*\(|\bruntests\b")),
     ("build", re.compile(r"\b(?:build|render|render_site|build_site|install)\s*\(")),
+    ("db_connect", re.compile(r"\b(?:dbConnect|odbcConnect|DBInterface\.connect|LibPQ\.Connection)\s*\(")),
 )
 _EXPRESSION_RUNTIMES = _set("rscript r julia matlab octave")
 

@@ -135,7 +135,9 @@ _KOREAN = re.compile(
     r"(?:항상|절대|앞으로는?|이제부터|반드시|꼭).*(?:세요|십시오|주세요|할 것|해야 합니다|하지 마)"
     r"|지\s?(?:마세요|마십시오|말아\s?주세요|마라|말 것)[.!。]?\s*$"
 )
-_HINDI = re.compile(r"(?:हमेशा|कभी (?:भी )?(?:नहीं|मत)|अब से|ज़रूर|जरूर)")
+#: Hindi's "always", "never", "from now on", "be sure to", and "never ... मत" (a prohibition whose
+#: object comes between: "कभी भी प्रोडक्शन पर DROP TABLE मत चलाना").
+_HINDI = re.compile(r"(?:हमेशा|कभी (?:भी )?(?:नहीं|मत)|कभी(?: भी)?\s.*\sमत\s|अब से|ज़रूर|जरूर)")
 #: Japanese and Chinese: "always" with a request, "must" anywhere in an order.
 _CJK = re.compile(r"(?:常に|いつも).*(?:ください|下さい|すること)|一定要|总是要|總是要|始终要|必须要")
 _CJK_NOT = re.compile(r"[?？]\s*$|今回|今日|这次|這次|今天")

@@ -215,9 +215,19 @@ def polite_standing(text: str) -> bool:
     return bool(_ALWAYS.search(text)) or languages.polite_prohibition(text)
 
 
+#: A rule said by its label: "Team rule: ...", "Regla del equipo: ...", "Règle d'équipe : ...",
+#: "Hausregel: ...", "规则：...".
+_LABELLED = re.compile(
+    r"^(?:(?:team|house|project|repo|standing|our)\s+(?:rule|policy|convention)|policy|convention|"
+    r"(?:regla|norma|regra|regola|règle)(?:\s+(?:del?|do|da|della|dello|d['’])\s*(?:l['’])?\w+)?|"
+    r"(?:team|haus|projekt)?regel|ルール|規則|规则|규칙)\s*[:：]\s*\w",
+    _FLAGS,
+)
+
+
 def obligation(text: str) -> bool:
     """True when `text` states a standing obligation (see the module's docstring)."""
-    if languages.foreign_standing(text) or imperatives.foreign_order(text):
+    if languages.foreign_standing(text) or imperatives.foreign_order(text) or _LABELLED.match(text):
         return True
     if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
         return True

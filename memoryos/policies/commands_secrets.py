@@ -23,6 +23,9 @@ _SECRET_FLAG_NAMES = (
 _SECRET_FLAG_NAMES = _SECRET_FLAG_NAMES.replace("-", "[-_]?")
 #: A value that is not a port or other bare number: `-p 5432` is a port for most clients.
 _NOT_A_NUMBER = r"(?!\d+(?:[\s\"'`]|$))"
+#: A value of one or two characters is a placeholder, never a secret: Azure Artifacts' documented
+#: `--api-key az`, `--token x` for a feed that ignores it.
+_NOT_A_PLACEHOLDER = r"(?!\S{1,2}(?:[\s\"'`]|$))"
 #: Remote-desktop, file-share and admin clients whose `-p` is the password.
 _DASH_P_PASSWORD = (
     r"rdesktop|smbclient|ncftp\w*|lftp|sqsh|dbisql|nzsql|psexec|paexec|evil-winrm|crackmapexec|"
@@ -33,7 +36,7 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "secret:inline_env",
         re.compile(
-            r"\b[A-Z_]*(?:PASSWORD|PASSWD|PASS|PWD|PW|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY|AUTH|CREDENTIALS?|"
+            r"(?<!-)\b[A-Z_]*(?:PASSWORD|PASSWD|PASS|PWD|PW|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY|AUTH|CREDENTIALS?|"
             r"ACCOUNTKEY|SHAREDACCESSKEY|SHAREDACCESSSIGNATURE)=" + _NOT_A_REFERENCE + r"\S+",
             re.IGNORECASE,
         ),
@@ -41,7 +44,9 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "secret:password_flag",
         re.compile(
-            rf"(?:^|\s)--?(?:[A-Za-z0-9]+[-_])*(?:{_SECRET_FLAG_NAMES})(?:=|:|\s+){_NOT_A_REFERENCE}(?!-)\S+",
+            rf"(?:^|\s)--?(?:[A-Za-z0-9]+[-_])*(?:{_SECRET_FLAG_NAMES})(?:=|:|\s+){_NOT_A_REFERENCE}(?!-)"
+            + _NOT_A_PLACEHOLDER
+            + r"\S+",
             re.IGNORECASE,
         ),
     ),

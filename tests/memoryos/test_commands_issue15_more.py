@@ -25,7 +25,7 @@ def _rule(text: str) -> bool:
     ("command", "kind"),
     [
         ("pio run --environment nano33ble", "build"),
-        ("~/.platformio/penv/bin/platformio run -e teensy41 -t upload", "build"),
+        ("~/.platformio/penv/bin/platformio run -e teensy41 -t upload", "deploy"),  # writes the board
         ("godot --headless --path game --export-release 'Windows Desktop' out/game.exe", "build"),
         ("godot4 --headless --export-debug Android bin/debug.apk", "build"),
         ("sbt clean assembly", "build"),
