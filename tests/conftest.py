@@ -7,8 +7,9 @@
   call and teardown); a serial test holds it exclusively, so it starts only when the tests running
   on the other workers have finished, and none starts until it has. A turnstile lock in front keeps
   a waiting serial test from being starved by a stream of new shared holders.
-- Groups (`@pytest.mark.xdist_group(name)`, `--dist loadgroup`): tests that see each other's side
-  effects outside their tmp_path (throwaway PostgreSQL clusters under /tmp) run on one worker.
+- Groups (`--dist loadgroup`): each module runs whole on one worker (its module fixtures built once);
+  GROUPS puts modules whose tests see each other's side effects outside their tmp_path (throwaway
+  PostgreSQL clusters under /tmp) on one worker, and LONGEST starts the longest modules first.
 """
 
 from __future__ import annotations
@@ -112,11 +113,24 @@ GROUPS = {
     "tests/postgres_ops/test_pg_server.py": "pg_clusters",
     "tests/postgres_ops/test_server_crash.py": "pg_clusters",
 }
+#: The longest modules, started first so that none of them is the run's tail (the chaos slice alone
+#: is minutes of subprocesses; the benchmark slices and examples spawn many interpreters).
+LONGEST = (
+    "tests/chaos/test_chaos_slice.py",
+    "tests/postgres_ops/test_chaos_postgres.py",
+    "tests/test_benchmarks.py",
+    "tests/integrations/test_examples.py",
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every module runs whole on one worker, as it would alone: its module fixtures (a chaos sweep,
+    an MCP server, a shared store) are built once, not once per worker that drew one of its tests.
+    An explicit xdist_group wins; GROUPS joins modules."""
     root = Path(str(config.rootpath))
+    modules: dict[Path, str] = {}
     for item in items:
-        group = GROUPS.get(Path(item.path).relative_to(root).as_posix())
-        if group is not None and item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(group))
+        module = modules.setdefault(item.path, item.path.relative_to(root).as_posix())
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(GROUPS.get(module, module)))
+    items.sort(key=lambda item: modules[item.path] not in LONGEST)  # stable: the rest keep their order

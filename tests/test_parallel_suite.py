@@ -90,6 +90,7 @@ def test_a_nested_pytest_and_a_one_cpu_machine_run_in_process(monkeypatch: pytes
     assert conftest.pytest_xdist_auto_num_workers(config) == 0
 
 
-def test_every_grouped_module_exists() -> None:
-    """A renamed module would silently leave its group and race the others again."""
-    assert [path for path in conftest.GROUPS if not (ROOT / path).is_file()] == []
+def test_every_grouped_and_longest_module_exists() -> None:
+    """A renamed module would silently leave its group and race the others again (or run last)."""
+    named = [*conftest.GROUPS, *conftest.LONGEST]
+    assert [path for path in named if not (ROOT / path).is_file()] == []
