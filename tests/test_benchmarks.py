@@ -114,6 +114,7 @@ def test_no_store_bench_holds_its_floors() -> None:
     assert "| independent4 set D (held out) |" in result.stdout  # ... and the held-out set D
 
 
+@pytest.mark.serial
 def test_remember_stays_flat_over_a_growing_conversation(tmp_path: Path) -> None:
     """The scaling slice (issue 12): 3,000 turns of one topic in one scope. Before the fix the p99
     grew 7x over this many turns, receipt bytes per turn 5.7x, and receipt lines reached 123 KB

@@ -374,6 +374,7 @@ def _seconds(text: str) -> float:
     return time.perf_counter() - began
 
 
+@pytest.mark.serial
 class TestPerformance:
     @pytest.mark.parametrize("text", ADVERSARIAL, ids=lambda text: re.sub(r"\W", "_", text[:12]))
     def test_64_kib_adversarial_input_is_scanned_quickly(self, text: str) -> None:

@@ -349,6 +349,7 @@ def _seconds(text: str) -> float:
     return time.perf_counter() - began
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize(
     "seed",
     ["DOB ", "born on 12 ", "door code is ", "recovery codes: 1234 ", "wifi aa/", "sv=1&sig=", "PESEL 1"],

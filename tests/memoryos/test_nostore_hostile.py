@@ -33,6 +33,8 @@ from memoryos.policies.nostore import FAMILIES, redact, scan
 from memoryos.policies.nostore_normalize import normalize
 from memoryos.policies.nostore_rules import installed_table
 
+pytestmark = [pytest.mark.serial, pytest.mark.xdist_group("nostore_hostile")]
+
 SIZE = 64 * 1024
 # Generous for a loaded machine (one family against the whole scan of prose; the keyword finders, the
 # dearest linear ones, cost up to about 12 times it), yet below what a quadratic path costs at 64 KiB

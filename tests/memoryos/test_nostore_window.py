@@ -206,6 +206,7 @@ def _seconds(text: str) -> float:
     return time.perf_counter() - began
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("text", FAR_ADVERSARIAL, ids=lambda text: repr(text[:14]))
 def test_64_kib_of_keywords_and_window_words_is_scanned_quickly(text: str) -> None:
     """The bound of the older adversarial test: half a second or ten times 64 KiB of prose. A window
