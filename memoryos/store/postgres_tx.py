@@ -70,6 +70,44 @@ def _first_failure(exc: psycopg.Error) -> psycopg.Error:
     return found
 
 
+#: How psycopg names the statements it prepares (_preparing.PrepareManager.get): `_pg3_<index>`.
+_PREPARED_PREFIX = b"_pg3_"
+
+
+def prepared_index(raw: psycopg.Connection[Any]) -> int:
+    """The index psycopg gives the next statement it prepares on `raw` (they only grow)."""
+    return raw._prepared._prepared_idx
+
+
+def forget_prepared(raw: psycopg.Connection[Any], since: int) -> None:
+    """Forget the statements psycopg prepared on `raw` from index `since` on: they may not exist.
+
+    psycopg (3.3.9, the latest, and before) records a statement as prepared when it sends its
+    Parse, and in pipeline mode checks the answer only for a statement new to its cache. A
+    statement prepared on its third run (prepare_threshold=2) in a batch that an earlier
+    statement's error aborted is skipped by the server, Parse and all, yet kept as prepared: its
+    next run fails with InvalidSqlStatementName ("prepared statement "_pg3_N" does not exist"),
+    e.g. the COMMIT sent again after a lost optimistic seal. Forgotten, it is prepared again under
+    a new name; one the server did prepare is left unused until the connection closes."""
+    names = raw._prepared._names
+    for key, name in list(names.items()):
+        if name.startswith(_PREPARED_PREFIX) and int(name[len(_PREPARED_PREFIX) :]) >= since:
+            del names[key]
+
+
+def maintain_prepared(raw: psycopg.Connection[Any]) -> None:
+    """Queue now what psycopg has left to tell the server about its prepared statements.
+
+    After a ROLLBACK (also ROLLBACK TO SAVEPOINT) psycopg empties its cache and owes the server a
+    DEALLOCATE ALL, which it sends after the next statement it runs. executemany prepares its
+    statement at once: the DEALLOCATE ALL sent after it drops that statement, which psycopg keeps
+    as prepared, and the next run fails with InvalidSqlStatementName. Sent first, it drops only
+    what psycopg has forgotten."""
+    manager = raw._prepared
+    if manager._to_flush:
+        raw.wait(manager.maintain_gen(raw))
+
+
 #: A new connection in place of one found broken, for replaying a transaction's first batch.
 Reconnect = Callable[[psycopg.Connection[Any]], psycopg.Connection[Any]]
 
@@ -95,6 +133,7 @@ class Marked:
         self._pipe: psycopg.Pipeline | None = None
         self._batch: list[Sent] = []
         self._failure: psycopg.Error | None = None  # met while queueing: raised at the round trip
+        self._named_from = 0  # psycopg's prepared index when the batch began (forget_prepared)
         self._fresh = False
         self.statements = 0  # statements sent in this transaction: what a cached answer is valid for
         self.round_trips = 0
@@ -124,7 +163,11 @@ class Marked:
         self._batch.clear()
         self._failure = None
         if stack is not None:
-            stack.close()
+            try:
+                stack.close()
+            except psycopg.Error:
+                forget_prepared(self.raw, self._named_from)  # the batch failed: see there
+                raise
 
     def finish(self, *statements: str | tuple[str, Sequence[Any]]) -> None:
         """Queue the statements that end the transaction and leave pipeline mode: their answers and
@@ -141,6 +184,7 @@ class Marked:
         except psycopg.Error as exc:
             failure = failure or exc
         if failure is not None:
+            forget_prepared(self.raw, self._named_from)
             raise _first_failure(failure) from None
 
     def resume(self) -> None:
@@ -160,11 +204,17 @@ class Marked:
     def _send(self, sent: Sent) -> Sent:
         self.statements += 1
         if self._pipe is None:
+            if sent.many:
+                maintain_prepared(self.raw)
             sent.run(self.raw)
             return sent
+        if not self._batch:
+            self._named_from = prepared_index(self.raw)
         self._batch.append(sent)
         if self._failure is None:  # after a failure the server skips the rest until the Sync
             try:
+                if sent.many:
+                    maintain_prepared(self.raw)
                 sent.run(self.raw)
             except psycopg.Error as exc:
                 self._failure = exc
@@ -207,7 +257,10 @@ class Marked:
                 self._pipe.sync()
             except psycopg.Error as exc:
                 failure = exc
-        return None if failure is None else _first_failure(failure)
+        if failure is None:
+            return None
+        forget_prepared(self.raw, self._named_from)  # what the failure skipped was never prepared
+        return _first_failure(failure)
 
     def _quit(self) -> None:
         """Out of pipeline mode after a failure: leaving reads what it left unanswered."""
