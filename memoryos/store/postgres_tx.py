@@ -308,18 +308,19 @@ _HEAD = "SELECT seq, link FROM receipt_chains WHERE chain_id = ?"
 #: What every memoryos connection calls itself (PostgresStore's pool sets it).
 APPLICATION = "memoryos"
 #: The advisory lock class (two-int key space, with the chain id's hash) that a chain's writers
-#: hold shared from their first round trip to their commit: what tells a writer its rivals in flight.
+#: hold from their first round trip to their commit: what tells a writer its rivals in flight.
 WRITER_LOCK_CLASS = 0x777274
-#: The other writers of the chain in flight (0 when none, else 1 or 2), and this writer marked as
-#: in flight, in two lock-manager probes that never wait: the exclusive lock is granted only when
-#: nobody else holds the shared one (a transaction's own locks never conflict with it), and it is
-#: released at once (session level, in the same expression: nothing outlives the statement). A
-#: writer that finds the shared one held exclusively for that instant (another writer probing) is
-#: not marked, and counts that writer as a rival. Counting the backends' shared status instead
-#: (pg_stat_get_activity) cost 40-130 µs of server time a call; these cost a few µs.
+#: The other writers of the chain in flight (0 when none, else 1 or 2), in two lock-manager probes
+#: that never wait, both transaction-scoped (nothing outlives the transaction, nothing is
+#: session-level on a pooled connection): the exclusive lock is granted only when no other
+#: transaction holds the lock in any mode; the shared one, taken next, marks this writer in flight
+#: (a transaction's own locks never conflict with each other). A writer granted the exclusive one
+#: keeps it to its commit, so a writer starting meanwhile is told of it and is not marked itself:
+#: one starting after that commit is not told of the unmarked one, and its optimistic seal may be
+#: lost (sealed again on the locked head: a round trip, never a wrong seq). Counting the backends'
+#: shared status instead (pg_stat_get_activity) cost 40-130 µs of server time a call.
 _RIVALS = (
-    f"CASE WHEN pg_try_advisory_lock({WRITER_LOCK_CLASS}, k)"
-    f" THEN 1 - CAST(pg_advisory_unlock({WRITER_LOCK_CLASS}, k) AS INT) ELSE 1 END"
+    f"CASE WHEN pg_try_advisory_xact_lock({WRITER_LOCK_CLASS}, k) THEN 0 ELSE 1 END"
     f" + CASE WHEN pg_try_advisory_xact_lock_shared({WRITER_LOCK_CLASS}, k) THEN 0 ELSE 1 END"
 )
 #: The chain head read unlocked, and the rivals in flight (its parameters: the chain id twice). A

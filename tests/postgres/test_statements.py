@@ -130,19 +130,20 @@ def _advisory_locks(url: str) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in rows]
 
 
-def test_a_writer_in_flight_holds_the_rival_lock_shared_and_nothing_outlives_its_commit(pg_url: str) -> None:
-    """The probe takes the exclusive lock only for the instant it tests it: while a writer is in
-    flight its lock is shared (so a second writer is told of it and does not wait), and after
+def test_a_writer_in_flight_holds_the_rival_lock_and_nothing_outlives_its_commit(pg_url: str) -> None:
+    """The probe's locks are transaction-scoped only: a writer alone in flight holds the lock
+    (exclusive and shared) to its commit, so a second writer is told of it and does not wait; after
     commit, or after a transaction that failed, no advisory lock of this class is left."""
     store, rival = _store(pg_url), _store(pg_url)
     with store.write("first") as tx:
         tx.emit(receipt_draft(uuid7()))
     with store.write("store") as tx:
         tx.insert_unit(unit(body="the writer's turn"))
-        assert [mode for _, mode, _ in _advisory_locks(pg_url)] == ["ShareLock"]
+        held = sorted(mode for _, mode, _ in _advisory_locks(pg_url))
+        assert held == ["ExclusiveLock", "ShareLock"]
         with rival.write("store") as other:
             other.insert_unit(unit(body="the rival's turn", user_scope="c" * 32))
-            assert sorted(mode for _, mode, _ in _advisory_locks(pg_url)) == ["ShareLock", "ShareLock"]
+            assert sorted(mode for _, mode, _ in _advisory_locks(pg_url)) == held  # the rival waits for none
             other.emit(receipt_draft(uuid7()))
         tx.emit(receipt_draft(uuid7()))
     assert rival.optimistic_seals == 0  # it was told of the writer in flight
