@@ -70,6 +70,44 @@ def _first_failure(exc: psycopg.Error) -> psycopg.Error:
     return found
 
 
+#: How psycopg names the statements it prepares (_preparing.PrepareManager.get): `_pg3_<index>`.
+_PREPARED_PREFIX = b"_pg3_"
+
+
+def prepared_index(raw: psycopg.Connection[Any]) -> int:
+    """The index psycopg gives the next statement it prepares on `raw` (they only grow)."""
+    return raw._prepared._prepared_idx
+
+
+def forget_prepared(raw: psycopg.Connection[Any], since: int) -> None:
+    """Forget the statements psycopg prepared on `raw` from index `since` on: they may not exist.
+
+    psycopg (3.3.9, the latest, and before) records a statement as prepared when it sends its
+    Parse, and in pipeline mode checks the answer only for a statement new to its cache. A
+    statement prepared on its third run (prepare_threshold=2) in a batch that an earlier
+    statement's error aborted is skipped by the server, Parse and all, yet kept as prepared: its
+    next run fails with InvalidSqlStatementName ("prepared statement "_pg3_N" does not exist"),
+    e.g. the COMMIT sent again after a lost optimistic seal. Forgotten, it is prepared again under
+    a new name; one the server did prepare is left unused until the connection closes."""
+    names = raw._prepared._names
+    for key, name in list(names.items()):
+        if name.startswith(_PREPARED_PREFIX) and int(name[len(_PREPARED_PREFIX) :]) >= since:
+            del names[key]
+
+
+def maintain_prepared(raw: psycopg.Connection[Any]) -> None:
+    """Queue now what psycopg has left to tell the server about its prepared statements.
+
+    After a ROLLBACK (also ROLLBACK TO SAVEPOINT) psycopg empties its cache and owes the server a
+    DEALLOCATE ALL, which it sends after the next statement it runs. executemany prepares its
+    statement at once: the DEALLOCATE ALL sent after it drops that statement, which psycopg keeps
+    as prepared, and the next run fails with InvalidSqlStatementName. Sent first, it drops only
+    what psycopg has forgotten."""
+    manager = raw._prepared
+    if manager._to_flush:
+        raw.wait(manager.maintain_gen(raw))
+
+
 #: A new connection in place of one found broken, for replaying a transaction's first batch.
 Reconnect = Callable[[psycopg.Connection[Any]], psycopg.Connection[Any]]
 
@@ -95,6 +133,7 @@ class Marked:
         self._pipe: psycopg.Pipeline | None = None
         self._batch: list[Sent] = []
         self._failure: psycopg.Error | None = None  # met while queueing: raised at the round trip
+        self._named_from = 0  # psycopg's prepared index when the batch began (forget_prepared)
         self._fresh = False
         self.statements = 0  # statements sent in this transaction: what a cached answer is valid for
         self.round_trips = 0
@@ -124,7 +163,11 @@ class Marked:
         self._batch.clear()
         self._failure = None
         if stack is not None:
-            stack.close()
+            try:
+                stack.close()
+            except psycopg.Error:
+                forget_prepared(self.raw, self._named_from)  # the batch failed: see there
+                raise
 
     def finish(self, *statements: str | tuple[str, Sequence[Any]]) -> None:
         """Queue the statements that end the transaction and leave pipeline mode: their answers and
@@ -141,6 +184,7 @@ class Marked:
         except psycopg.Error as exc:
             failure = failure or exc
         if failure is not None:
+            forget_prepared(self.raw, self._named_from)
             raise _first_failure(failure) from None
 
     def resume(self) -> None:
@@ -160,11 +204,17 @@ class Marked:
     def _send(self, sent: Sent) -> Sent:
         self.statements += 1
         if self._pipe is None:
+            if sent.many:
+                maintain_prepared(self.raw)
             sent.run(self.raw)
             return sent
+        if not self._batch:
+            self._named_from = prepared_index(self.raw)
         self._batch.append(sent)
         if self._failure is None:  # after a failure the server skips the rest until the Sync
             try:
+                if sent.many:
+                    maintain_prepared(self.raw)
                 sent.run(self.raw)
             except psycopg.Error as exc:
                 self._failure = exc
@@ -207,7 +257,10 @@ class Marked:
                 self._pipe.sync()
             except psycopg.Error as exc:
                 failure = exc
-        return None if failure is None else _first_failure(failure)
+        if failure is None:
+            return None
+        forget_prepared(self.raw, self._named_from)  # what the failure skipped was never prepared
+        return _first_failure(failure)
 
     def _quit(self) -> None:
         """Out of pipeline mode after a failure: leaving reads what it left unanswered."""
@@ -252,23 +305,37 @@ _START_CHAIN = (
     " FROM receipt_outbox ON CONFLICT DO NOTHING"
 )
 _HEAD = "SELECT seq, link FROM receipt_chains WHERE chain_id = ?"
-#: What every memoryos connection calls itself (PostgresStore's pool sets it): how rivals are told apart.
+#: What every memoryos connection calls itself (PostgresStore's pool sets it).
 APPLICATION = "memoryos"
-#: The chain head read unlocked, and the other memoryos writers of this database in flight: their
-#: transactions have written (they hold an xid) and not yet committed. pg_stat_get_activity reads
-#: the backends' shared status; xids are shown to every role, unlike the query or wait columns.
-_PEEK = (
-    "SELECT seq, link, (SELECT count(*) FROM pg_stat_get_activity(NULL) AS a"
+#: The other memoryos writers of this database in flight: their transactions have written (they
+#: hold an xid) and not yet committed. pg_stat_get_activity reads the backends' shared status; xids
+#: are shown to every role, unlike the query or wait columns. No lock is taken: a probe made of
+#: transaction-scoped advisory try-locks (a session-level lock released in the same expression is
+#: not allowed on pooled connections) has to keep the lock it was granted to its commit, and a
+#: writer that starts meanwhile goes unmarked: with eight writers 46% of remember()s sealed on a
+#: guessed head and 19% were sealed again, against 3% and 1% with this count
+#: (bench/results/postgres.md, 2026-12-02).
+_RIVALS = (
+    "(SELECT count(*) FROM pg_stat_get_activity(NULL) AS a"
     " WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database())"
     f" AND a.application_name = '{APPLICATION}' AND a.backend_xid IS NOT NULL"
     " AND a.pid <> pg_backend_pid())"
-    " FROM receipt_chains WHERE chain_id = ?"
 )
+#: The chain head read unlocked, and the rivals in flight (its parameters: the chain id twice). A
+#: chain with no head row yet answers NULLs: its first seal is made on the locked head.
+_PEEKED = (
+    f"(SELECT h.seq, h.link, w.rivals FROM (SELECT {_RIVALS} AS rivals"
+    " FROM (SELECT CAST(? AS TEXT) AS k) AS key) AS w LEFT JOIN receipt_chains AS h ON h.chain_id = ?)"
+)
+_PEEK = f"SELECT seq, link, rivals FROM {_PEEKED} AS p"
 #: An STM turn's insert, answering its rowid and the STM count of its scope before it.
 _INSERT_TURN = (
     f"WITH added AS ({INSERT_UNIT} RETURNING rowid) SELECT (SELECT rowid FROM added),"
     " (SELECT count(*) FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?)"
 )
+#: The same, on a transaction's first round trip: with the chain head and the rivals (_PEEK's),
+#: one statement where two were sent (remember()'s first round trip is its BEGIN and this).
+_INSERT_TURN_PEEKING = f"{_INSERT_TURN}, p.seq, p.link, p.rivals FROM {_PEEKED} AS p"
 #: PostgreSQL's type of each column a turn becomes its page by (sql_rows.PAGE_COLUMNS), and its rowid.
 _PAGE_TYPES = {"version": "INTEGER", "last_seen": "BIGINT", "rowid": "BIGINT"}
 _PAGED = (*PAGE_COLUMNS, "rowid")
@@ -292,6 +359,36 @@ _INSERT_SOURCES = (
 )
 
 
+#: _TURNS_INTO_PAGES and the pages' lineage (_INSERT_SOURCES) in one statement, answering how
+#: many turns it moved (the tables differ and no row of unit_sources is another writer's: the
+#: pages' memory ids are new).
+_TURNS_INTO_PAGES_WITH_SOURCES = (
+    f"WITH moved AS ({_TURNS_INTO_PAGES} RETURNING 1), sourced AS ({_INSERT_SOURCES})"
+    " SELECT count(*) FROM moved"
+)
+#: A promotion's claim (stm_rowids).
+_CLAIM = (
+    "SELECT memory_id, rowid FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?"
+    " AND memory_id = ANY(?) ORDER BY rowid FOR UPDATE"
+)
+#: The same, on a transaction's first round trip: with the chain head and the rivals (_PEEK's) on
+#: every row, read once (a MATERIALIZED CTE: the probe runs once, not once per turn).
+_CLAIM_PEEKING = (
+    f"WITH p AS MATERIALIZED {_PEEKED} SELECT u.memory_id, u.rowid, p.seq, p.link, p.rivals"
+    " FROM units AS u, p WHERE u.tier = 'stm' AND u.user_scope = ? AND u.assistant_scope = ?"
+    " AND u.memory_id = ANY(?) ORDER BY u.rowid FOR UPDATE OF u"
+)
+#: sql_segments.grow_segments for many segments in one statement, the same way. A promotion locked
+#: the segments it grows (last_pages), in id order, before: the order this updates them in cannot
+#: deadlock; the rows come in id order all the same.
+_GROW_SEGMENTS = (
+    "UPDATE segments SET keywords = g.keywords, interactions = interactions + g.joined,"
+    " version = version + g.joined, pages = pages + g.joined"
+    " FROM (SELECT r->>0 AS segment_id, r->>1 AS keywords, CAST(r->>2 AS INTEGER) AS joined"
+    " FROM json_array_elements(CAST(? AS json)) AS r) AS g WHERE segments.segment_id = g.segment_id"
+)
+
+
 def _json_rows(rows: Sequence[Sequence[Any]]) -> str:
     """Rows as the one JSON parameter of a statement that reads them with json_array_elements."""
     return orjson.dumps(rows).decode()
@@ -305,7 +402,8 @@ _SAVEPOINT = "receipts"
 
 
 def seal_optimistically(rivals: int) -> bool:
-    """Seal on the head read unlocked only when no other writer was in flight as it was read.
+    """Seal on the head read unlocked only when no other writer was in flight as it was read
+    (`rivals`: 0 when none was, else at least 1).
 
     A rival in flight then has already written and is nearer its commit than we are: it most
     likely takes the seq the guess is made on, and a lost guess costs more than the round trip
@@ -334,8 +432,11 @@ class PostgresTransaction(CommonRows, Transaction):
     only while the server runs that last statement and commits (not while this process seals).
     When another transaction moved the head meanwhile, the seal is rolled back to its savepoint
     and done again on the head locked FOR UPDATE: the seq stays gapless and in commit order.
-    The same read counts the other writers in flight; while there is any, the receipts are
-    sealed on the locked head instead (seal_optimistically)."""
+    The head is read once, on the transaction's first round trip, with the other writers of the
+    chain in flight then (_RIVALS); while there is any, the receipts are sealed on the locked
+    head instead (seal_optimistically). A later read would be fresher, but only the last one
+    could be used and which round trip is the last is not known when it is sent: a promotion
+    read the head on three of them, two for nothing."""
 
     _conn: Marked
 
@@ -355,7 +456,9 @@ class PostgresTransaction(CommonRows, Transaction):
         self._clock = clock
         self._drafts: list[dict[str, Any]] = []
         self._seal: tuple[Any, ...] | None = None
-        self._peeked: Sent | None = None  # the latest unlocked read of the chain head
+        self._peeked: Sent | None = None  # the unlocked read of the chain head, to be answered
+        self._head_read: Sequence[Any] | None = None  # its answer: seq, link, rivals
+        self._reads_head = writing and bool(chain_id)  # the head read is still to be sent
         self._locked = False  # sealed on the head locked FOR UPDATE (no rival can move it)
         self.guessed = False  # sealed first on the head read unlocked (an optimistic seal)
         self._stm_count: tuple[tuple[str, str], int, int] | None = None
@@ -369,19 +472,25 @@ class PostgresTransaction(CommonRows, Transaction):
         self._drafts.append(dict(draft))
 
     def _peek_head(self) -> None:
-        """On the transaction's first round trip, and on any after it has receipts to seal, read
-        the chain head too (no lock, no extra round trip): flush_receipts seals on the latest."""
-        if self._seal is None and (self._conn.fresh or self._drafts):
-            self._peeked = self._conn.later(_PEEK, (self._chain_id,))
+        """On the transaction's first round trip, read the chain head too (no lock, no extra
+        round trip), unless its first statement read it (insert_unit): flush_receipts seals on it."""
+        if self._peeks_now():
+            self._reads_head = False
+            self._peeked = self._conn.later(_PEEK, (self._chain_id, self._chain_id))
+
+    def _peeks_now(self) -> bool:
+        """The statement being queued goes on the round trip that is to read the chain head."""
+        return self._reads_head and self._seal is None and self._conn.fresh
 
     def _peeked_head(self) -> ChainHead | None:
-        """The head last read unlocked, if the receipts are to be sealed on it (else None)."""
+        """The head read unlocked, if the receipts are to be sealed on it (else None)."""
         peeked, self._peeked = self._peeked, None
-        if peeked is None or not peeked.answered:
-            return None  # never answered (the transaction failed before): seal on the locked head
-        row = peeked.cursor.fetchone()
-        if row is None or not seal_optimistically(int(row[2])):
-            return None  # no chain yet (it is made under the lock), or a rival about to commit
+        if peeked is not None and peeked.answered:
+            self._head_read = peeked.cursor.fetchone()
+        row, self._head_read = self._head_read, None
+        if row is None or row[0] is None or not seal_optimistically(int(row[2])):
+            return None  # never answered (the transaction failed before), no chain yet (it is made
+            # under the lock), or a rival about to commit: seal on the locked head
         return _head_of(self._chain_id, row)
 
     def _locked_head(self) -> ChainHead:
@@ -396,8 +505,9 @@ class PostgresTransaction(CommonRows, Transaction):
         return _head_of(self._chain_id, row)
 
     def flush_receipts(self) -> int:
-        """Seal pending drafts onto the chain head last read (or, without one or when a rival was
-        in flight as it was read, on the head locked now); commit() sends them with the COMMIT."""
+        """Seal pending drafts onto the chain head read on the first round trip (or, without one or
+        when a rival was in flight as it was read, on the head locked now); commit() sends them
+        with the COMMIT."""
         if not self._drafts:
             return 0
         self._conn.before_sync = None  # what is asked from now on is the seal's own business
@@ -442,7 +552,13 @@ class PostgresTransaction(CommonRows, Transaction):
             self._add_sources(sources_of(unit))
             return int(rowid)
         scope = (unit.user_scope, unit.assistant_scope)
-        row = self._conn.execute(_INSERT_TURN, (*row_of(unit), *scope)).fetchone()
+        if self._peeks_now():
+            self._reads_head = False
+            chain = (self._chain_id, self._chain_id)
+            row = self._conn.execute(_INSERT_TURN_PEEKING, (*row_of(unit), *scope, *chain)).fetchone()
+            self._head_read = None if row is None else row[2:]
+        else:
+            row = self._conn.execute(_INSERT_TURN, (*row_of(unit), *scope)).fetchone()
         if row is None:  # an INSERT ... RETURNING answers its row, or fails
             raise StoreError("the turn's insert answered nothing; nothing was written")
         self._stm_count = (scope, int(row[1]) + 1, self._conn.statements)  # +1: the insert's own row
@@ -467,10 +583,15 @@ class PostgresTransaction(CommonRows, Transaction):
         if not moves:
             return
         updates = [page_update(rowid, page) for rowid, page in moves]
-        moved = self._conn.execute(_TURNS_INTO_PAGES, (_json_rows(updates),))
-        if moved.rowcount != len(moves):
+        sources = [pair for _, u in moves for pair in sources_of(u)]
+        if sources:
+            statement = (_TURNS_INTO_PAGES_WITH_SOURCES, (_json_rows(updates), _json_rows(sources)))
+            row = self._conn.execute(*statement).fetchone()
+            moved = -1 if row is None else int(row[0])
+        else:
+            moved = self._conn.execute(_TURNS_INTO_PAGES, (_json_rows(updates),)).rowcount
+        if moved != len(moves):
             raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
-        self._add_sources([pair for _, u in moves for pair in sources_of(u)])
 
     def _add_sources(self, pairs: Sequence[tuple[str, str]]) -> None:
         if pairs:
@@ -494,12 +615,13 @@ class PostgresTransaction(CommonRows, Transaction):
         lock is released, so it is left out."""
         if not memory_ids:
             return {}
-        rows = self._conn.execute(
-            "SELECT memory_id, rowid FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?"
-            " AND memory_id = ANY(?) ORDER BY rowid FOR UPDATE",
-            (user, assistant, list(memory_ids)),
-        )
-        return {str(m): int(r) for m, r in rows}
+        claim = (user, assistant, list(memory_ids))
+        if not self._peeks_now():
+            return {str(m): int(r) for m, r in self._conn.execute(_CLAIM, claim)}
+        self._reads_head = False  # this statement reads it (when it claims any turn)
+        rows = self._conn.execute(_CLAIM_PEEKING, (self._chain_id, self._chain_id, *claim)).fetchall()
+        self._head_read = rows[0][2:] if rows else None
+        return {str(row[0]): int(row[1]) for row in rows}
 
     def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
         """In a write, the segments are locked first (in id order): a promotion decides where its
@@ -532,7 +654,14 @@ class PostgresTransaction(CommonRows, Transaction):
         return None if row is None else segment_of_row(row)
 
     def grow_segments(self, grown: Sequence[tuple[str, dict[str, int], int]]) -> None:
-        super().grow_segments(sorted(grown, key=lambda g: g[0]))  # one lock order for every writer
+        """sql_segments' update for every grown segment in one statement (one per segment before).
+        A segment named twice would be updated once by UPDATE ... FROM: the shared way does both."""
+        if len({segment_id for segment_id, _, _ in grown}) < len(grown):
+            super().grow_segments(sorted(grown, key=lambda g: g[0]))  # one lock order for every writer
+            return
+        if grown:
+            rows = [(sid, orjson.dumps(keywords).decode(), joined) for sid, keywords, joined in sorted(grown)]
+            self._conn.later(_GROW_SEGMENTS, (_json_rows(rows),))
 
     def claim_cursor(self, name: str) -> int | None:
         """The cursor row locked FOR UPDATE SKIP LOCKED: a second exporter of the same cursor gets

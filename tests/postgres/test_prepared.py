@@ -1,0 +1,99 @@
+"""psycopg's prepared statements in pipeline mode stay in step with the server (postgres_tx.Marked):
+a statement that a failed batch skipped, or that a DEALLOCATE ALL owed since a ROLLBACK dropped,
+is prepared again instead of failing with InvalidSqlStatementName (the eight-writer CI failure:
+"prepared statement "_pg3_63" does not exist"). Both are psycopg 3.3.9's own behaviour; the
+connections here are the store's own (prepare_threshold=2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+import pytest
+
+import memoryos
+from memoryos.store.postgres import PostgresStore
+from memoryos.store.postgres_tx import Marked
+from tests.pg_server import pg_url
+
+__all__ = ["pg_url"]
+
+COUNT = "SELECT count(*) + ? FROM units WHERE tier = 'stm'"
+
+
+@contextmanager
+def store_connection(url: str) -> Iterator[psycopg.Connection[Any]]:
+    """A connection of the store's pool, its ROLLBACK prepared already: psycopg then never empties
+    its cache on a ROLLBACK it is told of (it checks only a statement new to its cache), as on a
+    connection that has served a few reads."""
+    with memoryos.open(url) as mem:
+        store = mem.store
+        assert isinstance(store, PostgresStore)
+        with store._live_pool().connection() as raw:
+            assert raw.prepare_threshold == 2
+            for _ in range(3):
+                raw.execute("BEGIN")
+                raw.execute("ROLLBACK")
+            yield raw
+
+
+def run_twice(conn: Marked, sql: str, *params: Any) -> None:
+    for _ in range(2):  # its next run prepares it (prepare_threshold=2)
+        conn.execute(sql, params)
+
+
+def test_a_statement_skipped_by_a_failed_batch_is_prepared_again(pg_url: str) -> None:
+    with store_connection(pg_url) as raw:
+        conn = Marked(raw)
+        conn.begin("BEGIN")
+        run_twice(conn, COUNT, 0)
+        conn.later("SELECT 1 / (SELECT count(*) FROM units WHERE tier = 'none')")  # fails
+        conn.later(COUNT, (1,))  # sent to be prepared, but the server skips it, Parse and all
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            conn.sync()
+        raw.execute("ROLLBACK")
+        conn.begin("BEGIN")
+        assert conn.execute(COUNT, (2,)).fetchone() == (2,)  # not InvalidSqlStatementName
+        conn.finish("ROLLBACK")
+
+
+def test_the_commit_a_lost_seal_skipped_commits_after_the_savepoint(pg_url: str) -> None:
+    """The optimistic seal's path (PostgresTransaction.commit): SAVEPOINT, the seal that fails,
+    COMMIT skipped with it; ROLLBACK TO SAVEPOINT, then the seal and the COMMIT again."""
+    with store_connection(pg_url) as raw:
+        conn = Marked(raw)
+        raw.execute("CREATE TEMP TABLE seals (seq INT PRIMARY KEY)")
+        for _ in range(3):  # ROLLBACK TO SAVEPOINT prepared too: psycopg no longer empties its cache on it
+            conn.begin("BEGIN")
+            conn.execute("SAVEPOINT receipts")
+            conn.execute("ROLLBACK TO SAVEPOINT receipts")
+            conn.finish("ROLLBACK")
+        for _ in range(2):
+            conn.begin("BEGIN")
+            conn.finish("COMMIT")
+        conn.begin("BEGIN")
+        conn.execute("INSERT INTO seals VALUES (1)")
+        conn.later("SAVEPOINT receipts")
+        with pytest.raises(psycopg.errors.UniqueViolation):  # COMMIT's third run: to be prepared
+            conn.finish(("INSERT INTO seals VALUES (?)", (1,)), "COMMIT")
+        conn.resume()
+        conn.later("ROLLBACK TO SAVEPOINT receipts")
+        conn.finish(("INSERT INTO seals VALUES (?)", (2,)), "COMMIT")  # not InvalidSqlStatementName
+        assert raw.execute("SELECT count(*) FROM seals").fetchone() == (2,)
+
+
+def test_executemany_after_a_rollback_to_savepoint_runs_again(pg_url: str) -> None:
+    with store_connection(pg_url) as raw:
+        conn = Marked(raw)
+        raw.execute("CREATE TEMP TABLE rows_many (x INT)")
+        conn.begin("BEGIN")
+        run_twice(conn, COUNT, 0)
+        conn.execute(COUNT, (0,))  # prepared: psycopg's cache is not empty
+        conn.execute("SAVEPOINT s")
+        conn.execute("ROLLBACK TO SAVEPOINT s")  # psycopg empties its cache, owes a DEALLOCATE ALL
+        conn.executemany("INSERT INTO rows_many VALUES (?)", [(1,), (2,)])  # prepared at once
+        conn.executemany("INSERT INTO rows_many VALUES (?)", [(3,), (4,)])  # not InvalidSqlStatementName
+        assert conn.execute("SELECT count(*) FROM rows_many").fetchone() == (4,)
+        conn.finish("COMMIT")
