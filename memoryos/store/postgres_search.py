@@ -35,12 +35,10 @@ from contextlib import AbstractContextManager
 from memoryos.store.base import Postings, ScopeStats, SearchIndex, SearchPlan
 from memoryos.store.postgres_tx import Marked
 from memoryos.store.rows import Hit, Unit
-from memoryos.store.sql_rows import SELECT_UNIT, UNIT_COLUMNS, unit_of_row
+from memoryos.store.sql_rows import SELECT_UNIT, UNIT_COLUMNS, next_turn_units, unit_of_row
 from memoryos.store.sql_search import (
     matched_docs,
-    next_turns,
     ranking,
-    scope_rows,
     scope_stats,
     scope_token,
     turn_postings,
@@ -221,9 +219,4 @@ class PostgresSearch(SearchIndex):
         self, user: str, assistant: str, after: Sequence[int], known: Mapping[int, Unit]
     ) -> dict[int, Unit]:
         with self._reader() as conn:
-            following = next_turns(conn, user, assistant, after)
-            unknown = [n for n in following.values() if n not in known]
-            rows = scope_rows(conn, user, assistant, unknown, ("rowid", *UNIT_COLUMNS)) if unknown else []
-        units = dict(known)
-        units.update((int(r[0]), unit_of_row(r)) for r in rows)
-        return {asked: units[n] for asked, n in following.items() if n in units}
+            return next_turn_units(conn, user, assistant, after, known)

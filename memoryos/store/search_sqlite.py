@@ -12,13 +12,11 @@ from contextlib import AbstractContextManager
 
 from memoryos.store.base import Postings, ScopeStats, SearchIndex, SearchPlan
 from memoryos.store.rows import Hit, Unit
-from memoryos.store.sql_rows import UNIT_COLUMNS, unit_of_row
+from memoryos.store.sql_rows import next_turn_units
 from memoryos.store.sql_search import (
     index_values,
     matched_docs,
-    next_turns,
     ranked,
-    scope_rows,
     scope_stats,
     scope_token,
     turn_postings,
@@ -102,10 +100,4 @@ class SQLiteSearch(SearchIndex):
         self, user: str, assistant: str, after: Sequence[int], known: Mapping[int, Unit]
     ) -> dict[int, Unit]:
         with self._lock, self._translated():
-            conn = self._live()
-            following = next_turns(conn, user, assistant, after)
-            unknown = [n for n in following.values() if n not in known]
-            rows = scope_rows(conn, user, assistant, unknown, ("rowid", *UNIT_COLUMNS)) if unknown else []
-        units = dict(known)
-        units.update((int(r[0]), unit_of_row(r)) for r in rows)
-        return {asked: units[n] for asked, n in following.items() if n in units}
+            return next_turn_units(self._live(), user, assistant, after, known)

@@ -4,7 +4,7 @@ share (kept apart so that each backend module holds its transaction and its stor
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -12,6 +12,7 @@ import orjson
 
 from memoryos.store import sql_search as search_sql
 from memoryos.store.rows import Unit
+from memoryos.store.sql_types import Connection
 
 UNIT_COLUMNS = tuple(f.name for f in fields(Unit) if f.name != "rowid")
 JSON_COLUMNS = frozenset({"source_ids", "derived_from"})
@@ -81,3 +82,17 @@ def in_chunks(ids: Sequence[str], size: int = 500) -> Iterator[tuple[Sequence[st
     for start in range(0, len(ids), size):
         chunk = ids[start : start + size]
         yield chunk, ", ".join("?" * len(chunk))
+
+
+def next_turn_units(
+    conn: Connection, user: str, assistant: str, after: Sequence[int], known: Mapping[int, Unit]
+) -> dict[int, Unit]:
+    """For each rowid in `after`, the turn this scope stored next (`SearchIndex.next_turns`); only the
+    turns `known` does not already hold are read (building a unit costs more than the seek)."""
+    following = search_sql.next_turns(conn, user, assistant, after)
+    unknown = [n for n in following.values() if n not in known]
+    columns = ("rowid", *UNIT_COLUMNS)
+    rows = search_sql.scope_rows(conn, user, assistant, unknown, columns) if unknown else []
+    units = dict(known)
+    units.update((int(r[0]), unit_of_row(r)) for r in rows)
+    return {asked: units[n] for asked, n in following.items() if n in units}
