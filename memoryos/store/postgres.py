@@ -36,7 +36,7 @@ from memoryos.store.base import Store
 from memoryos.store.postgres_errors import describe, is_lost_connection, translate
 from memoryos.store.postgres_schema import MIGRATIONS
 from memoryos.store.postgres_search import PostgresSearch
-from memoryos.store.postgres_tx import APPLICATION, Marked, PostgresTransaction
+from memoryos.store.postgres_tx import APPLICATION, Marked, PostgresTransaction, prepares_safely
 from memoryos.store.schema import SCHEMA_VERSION
 from memoryos.store.sql_search import integrity
 from receipts import ReceiptError
@@ -115,6 +115,8 @@ class PostgresStore(PostgresSearch, Store):
             ) from None
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        if not prepares_safely(conn):
+            conn.prepare_threshold = None
         conn.execute(f"SET lock_timeout = {self._busy_timeout_ms}")
         conn.execute("SET synchronous_commit = " + ("on" if self._durability == "full" else "off"))
 

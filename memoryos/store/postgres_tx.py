@@ -74,8 +74,23 @@ def _first_failure(exc: psycopg.Error) -> psycopg.Error:
 _PREPARED_PREFIX = b"_pg3_"
 
 
+#: The parts of psycopg's private PrepareManager that the two mends below use.
+_MANAGER_PARTS = ("_prepared_idx", "_names", "_to_flush", "maintain_gen")
+
+
+def prepares_safely(raw: psycopg.Connection[Any]) -> bool:
+    """Whether server-side prepared statements can stay on for `raw`: they can while psycopg's
+    prepared-statement manager has the parts the mends below use. A psycopg that renamed them
+    gets `prepare_threshold = None` (the store's pool configure step): every statement is then
+    planned each time, but the two bugs the mends work around cannot happen."""
+    manager = getattr(raw, "_prepared", None)
+    return all(hasattr(manager, part) for part in _MANAGER_PARTS)
+
+
 def prepared_index(raw: psycopg.Connection[Any]) -> int:
     """The index psycopg gives the next statement it prepares on `raw` (they only grow)."""
+    if raw.prepare_threshold is None:
+        return 0
     return raw._prepared._prepared_idx
 
 
@@ -89,6 +104,8 @@ def forget_prepared(raw: psycopg.Connection[Any], since: int) -> None:
     next run fails with InvalidSqlStatementName ("prepared statement "_pg3_N" does not exist"),
     e.g. the COMMIT sent again after a lost optimistic seal. Forgotten, it is prepared again under
     a new name; one the server did prepare is left unused until the connection closes."""
+    if raw.prepare_threshold is None:
+        return
     names = raw._prepared._names
     for key, name in list(names.items()):
         if name.startswith(_PREPARED_PREFIX) and int(name[len(_PREPARED_PREFIX) :]) >= since:
@@ -103,6 +120,8 @@ def maintain_prepared(raw: psycopg.Connection[Any]) -> None:
     statement at once: the DEALLOCATE ALL sent after it drops that statement, which psycopg keeps
     as prepared, and the next run fails with InvalidSqlStatementName. Sent first, it drops only
     what psycopg has forgotten."""
+    if raw.prepare_threshold is None:
+        return
     manager = raw._prepared
     if manager._to_flush:
         raw.wait(manager.maintain_gen(raw))

@@ -97,3 +97,27 @@ def test_executemany_after_a_rollback_to_savepoint_runs_again(pg_url: str) -> No
         conn.executemany("INSERT INTO rows_many VALUES (?)", [(3,), (4,)])  # not InvalidSqlStatementName
         assert conn.execute("SELECT count(*) FROM rows_many").fetchone() == (4,)
         conn.finish("COMMIT")
+
+
+def test_a_psycopg_without_the_parts_the_mends_use_prepares_nothing(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mends read psycopg's private PrepareManager: a psycopg that renamed its parts must not
+    break every write with an AttributeError; its connections run unprepared instead."""
+    from memoryos.store import postgres_tx
+
+    with memoryos.open(pg_url) as mem:
+        store = mem.store
+        assert isinstance(store, PostgresStore)
+        with store._live_pool().connection() as raw:
+            assert postgres_tx.prepares_safely(raw)  # the installed psycopg has them
+    monkeypatch.setattr(postgres_tx, "_MANAGER_PARTS", ("_a_part_psycopg_renamed",))
+    with memoryos.open(pg_url) as mem:
+        scope = memoryos.Scope("u", "a")
+        for n in range(6):  # past prepare_threshold, through promotions and a savepoint or two
+            mem.remember(scope, f"turn {n} about the release train")
+        assert [h.text for h in mem.recall(scope, "release train", k=1).hits]
+        store = mem.store
+        assert isinstance(store, PostgresStore)
+        with store._live_pool().connection() as raw:
+            assert raw.prepare_threshold is None
