@@ -263,7 +263,10 @@ NOT_STANDING = re.compile(
     # German ("Immer vergesse ich", "Nie klappt das")
     r"|^(?:always|never)\s+(?:(?!(?:string|spring|swing|sling|cling|fling|wring|sting)\b)\w{3,}ing|"
     r"works|fails|breaks|crashes|hangs|happens|loads|builds|compiles|finishes|starts|gets|takes|"
-    r"responds|answers|remembers|forgets|stops|times out|a|an|the|so|such|that|this)\b"
+    r"responds|answers|remembers|forgets|stops|times out|so|such|"
+    # "Always a pain" is a complaint, "Always a second reviewer on infra PRs" an order: an article only
+    # with the words of a complaint after it
+    r"(?:a|an|the)\s+(?:pain|mess|nightmare|hassle|struggle|problem|disaster|drama|same))\b"
     r"|^siempre\s+(?:se\s+me|me|\w+o|falla|funciona|pasa|sale|tarda|peta|explota|se rompe|se cuelga)\b"
     r"|^nunca\s+(?:me|se|\w+[aeo])\b(?!\s+\w+(?:es|as)\b)"
     r"|^(?:toujours|jamais)\s+(?:pas|ça|ca|rien|aussi|le même|la même|les mêmes)\b"

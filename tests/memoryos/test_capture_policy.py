@@ -211,16 +211,19 @@ class TestNegativeEvents:
             ),
             (
                 Event("command", command="PGPASSWORD=hunter2 psql -h db app", exit_status=0),
-                "secret:inline_env",
+                "secret:command_password",  # the no-store rule's family for a password on a command line
             ),
-            (Event("command", command="mysql -u root -phunter2 app", exit_status=0), "secret:password_flag"),
+            (
+                Event("command", command="mysql -u root -phunter2 app", exit_status=0),
+                "secret:command_password",
+            ),
             (
                 Event("deploy", command="deploy --token abc123 prod", exit_status=0, target="prod"),
                 "secret:password_flag",
             ),
             (
                 Event("deploy", command="curl -u ops:hunter2 https://x/deploy", exit_status=0, target="x"),
-                "secret:basic_auth",
+                "secret:command_password",
             ),
             (Event("auth", exit_status=0, target="ops@mailbox.org"), "pii:email"),
             (Event("instruction", text="Never share AKIAIOSFODNN7EXAMPLE"), "secret:aws_access_key"),
@@ -316,6 +319,9 @@ class TestSaidLikeARuleButNoRule:
             "Nunca toques la base de producción",
             "Toujours relire la PR avant de fusionner",
             "Immer erst das Backup, dann das Upgrade",
+            "Always a second reviewer on infra PRs",
+            "Never the prod database from a laptop",
+            "Always the staging cluster first",
         ],
     )
     def test_their_neighbours_that_are_rules_stay_rules(self, text: str) -> None:
