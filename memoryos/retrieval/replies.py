@@ -29,11 +29,13 @@ def asks(unit: Unit) -> bool:
 
 def replies_to(reply: Unit, question: Unit, moment: int) -> bool:
     """Whether `reply`, the turn stored next in the question's scope, is the other speaker's answer
-    to it: a turn of that scope, active or stale and valid at `moment`, by another role, soon after."""
+    to it: a turn of that scope and session, active or stale and valid at `moment`, by another role,
+    soon after."""
     return (
         reply.tier in TURN_TIERS
         and len(reply.source_ids) <= 1
         and (reply.user_scope, reply.assistant_scope) == (question.user_scope, question.assistant_scope)
+        and reply.session == question.session  # two sessions of one pair interleave: not an answer
         and reply.status in ("active", "stale")
         and reply.valid_from <= moment
         and (reply.valid_until is None or moment < reply.valid_until)

@@ -65,6 +65,16 @@ class TestReplies:
         mem.remember(alice, ANSWER, role="assistant")
         assert ANSWER not in _texts(mem.recall(alice, "researching", k=5))
 
+    def test_another_sessions_turn_in_between_is_not_its_reply(
+        self, mem: memoryos.Memory, alice: memoryos.Scope
+    ) -> None:
+        first = memoryos.Scope(alice.user, alice.assistant, session="s1")
+        second = memoryos.Scope(alice.user, alice.assistant, session="s2")
+        mem.remember(first, QUESTION, role="assistant")
+        mem.remember(second, "Maria: the cat knocked a vase over.", role="user")
+        mem.remember(first, ANSWER, role="user")
+        assert _texts(mem.recall(alice, "researching", k=5)) == [QUESTION]
+
     def test_a_turn_beyond_the_window_is_not_its_reply(
         self, mem: memoryos.Memory, alice: memoryos.Scope, clock: FakeClock
     ) -> None:
