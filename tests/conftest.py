@@ -35,9 +35,11 @@ def _usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """`-n auto`: in-process inside a worker's nested pytest and on one CPU, else xdist's own count."""
-    if os.environ.get(WORKER_ENV) or _usable_cpus() < 2:
+    """`-n auto`: in-process inside a nested pytest (a test that runs pytest: its child inherits
+    PYTEST_CURRENT_TEST, or a worker's name) and on one CPU, else xdist's own count."""
+    if os.environ.get(WORKER_ENV) or os.environ.get("PYTEST_CURRENT_TEST") or _usable_cpus() < 2:
         return 0
     return None
 
@@ -123,6 +125,15 @@ LONGEST = (
 )
 
 
+def _module_name(path: Path, root: Path) -> str:
+    """A test file's path from the repository root, as GROUPS and LONGEST name it (a file outside it,
+    say one passed by an absolute path elsewhere, by its own path)."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every module runs whole on one worker, as it would alone: its module fixtures (a chaos sweep,
     an MCP server, a shared store) are built once, not once per worker that drew one of its tests.
@@ -130,7 +141,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     root = Path(str(config.rootpath))
     modules: dict[Path, str] = {}
     for item in items:
-        module = modules.setdefault(item.path, item.path.relative_to(root).as_posix())
+        module = modules.setdefault(item.path, _module_name(item.path, root))
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(GROUPS.get(module, module)))
     items.sort(key=lambda item: modules[item.path] not in LONGEST)  # stable: the rest keep their order

@@ -81,12 +81,16 @@ def test_a_serial_test_runs_with_no_other_test_beside_it(tmp_path: Path) -> None
 def test_a_nested_pytest_and_a_one_cpu_machine_run_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     config = cast(pytest.Config, None)  # the hook reads nothing from it
     monkeypatch.delenv(conftest.WORKER_ENV, raising=False)
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)  # set in this process: it runs a test
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     assert conftest.pytest_xdist_auto_num_workers(config) is None  # xdist's own count: one per CPU
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0}, raising=False)
     assert conftest.pytest_xdist_auto_num_workers(config) == 0
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     monkeypatch.setenv(conftest.WORKER_ENV, "gw1")
+    assert conftest.pytest_xdist_auto_num_workers(config) == 0
+    monkeypatch.delenv(conftest.WORKER_ENV)
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "tests/test_x.py::test_y (call)")  # a test's child pytest
     assert conftest.pytest_xdist_auto_num_workers(config) == 0
 
 
