@@ -340,11 +340,11 @@ _RIVALS = (
     f" AND a.application_name = '{APPLICATION}' AND a.backend_xid IS NOT NULL"
     " AND a.pid <> pg_backend_pid())"
 )
-#: The chain head read unlocked, and the rivals in flight (its parameters: the chain id twice). A
-#: chain with no head row yet answers NULLs: its first seal is made on the locked head.
+#: The chain head read unlocked, and the rivals in flight (its parameter: the chain id). A chain
+#: with no head row yet answers NULLs: its first seal is made on the locked head.
 _PEEKED = (
-    f"(SELECT h.seq, h.link, w.rivals FROM (SELECT {_RIVALS} AS rivals"
-    " FROM (SELECT CAST(? AS TEXT) AS k) AS key) AS w LEFT JOIN receipt_chains AS h ON h.chain_id = ?)"
+    f"(SELECT h.seq, h.link, w.rivals FROM (SELECT {_RIVALS} AS rivals) AS w"
+    " LEFT JOIN receipt_chains AS h ON h.chain_id = ?)"
 )
 _PEEK = f"SELECT seq, link, rivals FROM {_PEEKED} AS p"
 #: An STM turn's insert, answering its rowid and the STM count of its scope before it.
@@ -495,7 +495,7 @@ class PostgresTransaction(CommonRows, Transaction):
         round trip), unless its first statement read it (insert_unit): flush_receipts seals on it."""
         if self._peeks_now():
             self._reads_head = False
-            self._peeked = self._conn.later(_PEEK, (self._chain_id, self._chain_id))
+            self._peeked = self._conn.later(_PEEK, (self._chain_id,))
 
     def _peeks_now(self) -> bool:
         """The statement being queued goes on the round trip that is to read the chain head."""
@@ -573,8 +573,7 @@ class PostgresTransaction(CommonRows, Transaction):
         scope = (unit.user_scope, unit.assistant_scope)
         if self._peeks_now():
             self._reads_head = False
-            chain = (self._chain_id, self._chain_id)
-            row = self._conn.execute(_INSERT_TURN_PEEKING, (*row_of(unit), *scope, *chain)).fetchone()
+            row = self._conn.execute(_INSERT_TURN_PEEKING, (*row_of(unit), *scope, self._chain_id)).fetchone()
             self._head_read = None if row is None else row[2:]
         else:
             row = self._conn.execute(_INSERT_TURN, (*row_of(unit), *scope)).fetchone()
@@ -638,7 +637,7 @@ class PostgresTransaction(CommonRows, Transaction):
         if not self._peeks_now():
             return {str(m): int(r) for m, r in self._conn.execute(_CLAIM, claim)}
         self._reads_head = False  # this statement reads it (when it claims any turn)
-        rows = self._conn.execute(_CLAIM_PEEKING, (self._chain_id, self._chain_id, *claim)).fetchall()
+        rows = self._conn.execute(_CLAIM_PEEKING, (self._chain_id, *claim)).fetchall()
         self._head_read = rows[0][2:] if rows else None
         return {str(row[0]): int(row[1]) for row in rows}
 
