@@ -55,7 +55,7 @@ class TestTheDocs:
         assert "END OF TERMS AND CONDITIONS" in text
         assert 'license = "Apache-2.0"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
-    @pytest.mark.parametrize("doc", ["README.md", "docs/canary.md"])
+    @pytest.mark.parametrize("doc", ["README.md", "docs/canary.md", "docs/no-store.md"])
     def test_docs_cite_nothing_outside_the_repository(self, doc: str) -> None:
         text = (ROOT / doc).read_text(encoding="utf-8")
         assert re.findall(r"DESIGN\s*§|DESIGN\.md|shared/", text) == []
