@@ -15,11 +15,19 @@ and a plain SQLite FTS5 table with the porter tokenizer. Ratios are memoryos / b
 
     python bench/bench_recall.py                                  # full run: bench/results/recall.md
     python bench/bench_recall.py --users 3 --sessions 4 --out ''  # a quick slice
+    python bench/bench_recall.py --corpus FILE --out ''          # a written corpus (JSON, below)
+
+A written corpus (`--corpus`, e.g. bench/corpora/dialogue/dialogue_set_a.json) is JSON:
+`{"conversations": [{"id", "speakers": [A, B], "sessions": [{"id", "date", "turns": [{"id", "speaker",
+"text"}]}], "questions": [{"id", "question", "evidence": [turn ids], "category"}]}]}`. Each turn is
+stored as "Speaker: text", the first speaker's as the user role; a question whose evidence spans two
+sessions counts as multi-hop; one with no evidence (an adversarial question) is not scored.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -374,7 +382,48 @@ def evaluate(conversations: Sequence[AnyConversation], k: int, folder: Path) -> 
     return results
 
 
+def load_corpus(path: Path) -> list[dialogue_corpus.Conversation]:
+    """A written corpus (module docstring) as dialogue conversations, one scope each."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    conversations = []
+    for convo in data["conversations"]:
+        speakers = list(convo["speakers"])
+        sessions: list[list[Turn]] = []
+        dates: list[datetime] = []
+        where: dict[str, int] = {}
+        for index, session in enumerate(convo["sessions"]):
+            turns = [
+                Turn(
+                    str(t["id"]),
+                    "user" if t["speaker"] == speakers[0] else "assistant",
+                    f"{t['speaker']}: {t['text']}",
+                )
+                for t in session["turns"]
+            ]
+            where.update((turn.turn_id, index) for turn in turns)
+            sessions.append(turns)
+            dates.append(datetime.fromisoformat(str(session["date"]).replace("Z", "+00:00")))
+        questions = [
+            Question(
+                str(q["question"]),
+                set(q["evidence"]),
+                len({where[e] for e in q["evidence"]}),
+                str(q["category"]),
+            )
+            for q in convo["questions"]
+            if q["evidence"]
+        ]
+        conversations.append(dialogue_corpus.Conversation(str(convo["id"]), sessions, dates, questions))
+    return conversations
+
+
 def _setup(args: argparse.Namespace, turns: int, questions: int) -> list[str]:
+    if args.corpus is not None:
+        return [
+            f"Command: `python bench/bench_recall.py --corpus {args.corpus} --k {args.k}`",
+            f"Data: {args.corpus}, written by a helper who never read the code (its WRITER.md),"
+            f" {turns:,} turns, {questions:,} scored questions.",
+        ]
     if args.shape == "dialogue":
         return [
             f"Command: `python bench/bench_recall.py --shape dialogue --conversations {args.conversations}"
@@ -440,12 +489,17 @@ def main() -> None:
     parser.add_argument("--chatter", type=int, default=24, help="facts: chit-chat turns per session")
     parser.add_argument("--conversations", type=int, default=10, help="dialogue: conversations (scopes)")
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument(
+        "--corpus", type=Path, default=None, help="a written corpus (JSON) instead of --shape"
+    )
     parser.add_argument("--k", type=int, default=10, help="distinct turns scored per question")
     parser.add_argument("--out", default="bench/results/recall.md", help="markdown results file ('' to skip)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     conversations: Sequence[AnyConversation] = (
-        dialogue_corpus.generate(args.conversations, rng)
+        load_corpus(args.corpus)
+        if args.corpus is not None
+        else dialogue_corpus.generate(args.conversations, rng)
         if args.shape == "dialogue"
         else generate(args.users, args.sessions, rng, args.chatter)
     )

@@ -50,3 +50,61 @@ def test_the_same_seed_makes_the_same_corpus() -> None:
     assert [[t.text for t in s] for c in first for s in c.sessions] == [
         [t.text for t in s] for c in again for s in c.sessions
     ]
+
+
+def test_a_written_corpus_loads_as_dialogue_conversations(tmp_path: Path) -> None:
+    """bench_recall.py --corpus: turns as "Speaker: text" with the first speaker as the user, dates
+    per session, multi-hop by evidence sessions, and an adversarial question without evidence left out."""
+    import json
+
+    import bench_recall
+
+    corpus = {
+        "conversations": [
+            {
+                "id": "c1",
+                "speakers": ["Ana", "Ben"],
+                "sessions": [
+                    {
+                        "id": "c1-s1",
+                        "date": "2026-01-04T19:30:00Z",
+                        "turns": [
+                            {"id": "c1-s1-t1", "speaker": "Ana", "text": "I started pottery."},
+                            {"id": "c1-s1-t2", "speaker": "Ben", "text": "Nice!"},
+                        ],
+                    },
+                    {
+                        "id": "c1-s2",
+                        "date": "2026-02-01T10:00:00Z",
+                        "turns": [{"id": "c1-s2-t1", "speaker": "Ben", "text": "My sister is a nurse."}],
+                    },
+                ],
+                "questions": [
+                    {
+                        "id": "q1",
+                        "question": "What did Ana start?",
+                        "evidence": ["c1-s1-t1"],
+                        "category": "single-hop",
+                    },
+                    {
+                        "id": "q2",
+                        "question": "?",
+                        "evidence": ["c1-s1-t1", "c1-s2-t1"],
+                        "category": "multi-hop",
+                    },
+                    {"id": "q3", "question": "Did Ben ski?", "evidence": [], "category": "adversarial"},
+                ],
+            }
+        ]
+    }
+    path = tmp_path / "corpus.json"
+    path.write_text(json.dumps(corpus), encoding="utf-8")
+    (convo,) = bench_recall.load_corpus(path)
+    first, second = convo.sessions
+    assert [t.text for t in first] == ["Ana: I started pottery.", "Ben: Nice!"]
+    assert [t.role for t in first + second] == ["user", "assistant", "assistant"]
+    assert [d.isoformat() for d in convo.dates] == ["2026-01-04T19:30:00+00:00", "2026-02-01T10:00:00+00:00"]
+    assert [(q.evidence, q.hops, q.kind) for q in convo.questions] == [
+        ({"c1-s1-t1"}, 1, "single-hop"),
+        ({"c1-s1-t1", "c1-s2-t1"}, 2, "multi-hop"),
+    ]
