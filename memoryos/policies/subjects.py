@@ -74,7 +74,7 @@ RELATIONS = sorted(
 _MY_NAMED = re.compile(
     r"\b(?i:my|our) (?P<s>"
     + "|".join(RELATIONS)
-    + r")(?:'s name is|,| is called| named)? (?P<v>[A-Z][\w'-]+)"
+    + r")(?:'s name is|,| is called| named)? (?P<v>[A-ZÀ-ÖØ-Þ][\w'-]+)"
 )
 
 # What may follow a subject phrase: "my favourite language (to work in)", then "now", "too" or the end.
@@ -86,13 +86,15 @@ _SUBJECT = r"(?P<s>[a-z]+(?:[ -][a-z]+){0,2}?)"
 
 # "we write it in Go, which is my favourite language": the value, then a relative clause.
 _WHICH_IS_MY = re.compile(
-    r"\b(?P<v>[A-Z][\w+#.-]*)(?:,[^,.;!?]{0,40})?,? which (?:is|are) (?i:still |now |actually |really )?"
+    r"\b(?P<v>[A-ZÀ-ÖØ-Þ][\w+#.-]*)(?:,[^,.;!?]{0,40})?,? which (?:is|are) "
+    r"(?i:still |now |actually |really )?"
     r"(?i:my) " + _SUBJECT + _SUBJECT_END
 )
 
 # "SFO is my home airport now": the value first, then the subject.
 _IS_MY = re.compile(
-    r"\b(?P<v>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}) (?:is|are) (?i:still |now |actually |really )?"
+    r"\b(?P<v>[A-ZÀ-ÖØ-Þ][\w&.'-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w&.'-]*){0,2}) (?:is|are) "
+    r"(?i:still |now |actually |really )?"
     r"(?i:my) " + _SUBJECT + _SUBJECT_END
 )
 
@@ -102,14 +104,14 @@ _MY_IS = re.compile(  # the subject in lower case: "my partner Sam is ..." names
     # "my phone's a Galaxy": "'s" is "is" before an article, an adverb, a name or a number; before a
     # noun it is a possessive ("my mom's car is red" says nothing of the mom)
     r"(?: (?i:is|are|has changed to|was changed to) |['’]s (?=(?i:a|an|the|now|still|actually|really|"
-    r"in|at|on|called|named|back)\b|[A-Z0-9]))"
+    r"in|at|on|called|named|back)\b|[A-ZÀ-ÖØ-Þ0-9]))"
     r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms|St|Mt|Prof)\.\s|[^.;!?,—–])+)"
 )
 # "Wife is Rosa.", "Husband's name is Tom": a relation named at the head of a clause, without "my".
 _BARE_RELATION = re.compile(
     r"(?:^|(?<=[.!?—–:;] )|(?<=, ))(?:(?i:oh|so|and|also|btw|fyi)[,]? )?(?P<s>(?i:"
     + "|".join(sorted({*SINGLE_RELATIONS, *MANY_RELATIONS}, key=len, reverse=True))
-    + r"))(?:['’]s name)? (?i:is|'s) (?P<v>[A-Z][\w'-]+)"
+    + r"))(?:['’]s name)? (?i:is|'s) (?P<v>[A-ZÀ-ÖØ-Þ][\w'-]+)"
 )
 
 #: What a thing's passing condition is said with: "my phone is dead", "my car is in the shop", "my
@@ -133,7 +135,7 @@ def _keyed(subject: str, value: str) -> tuple[str, str] | None:
     said = [w for w in subject.lower().split() if w not in SUBJECT_MODIFIERS]  # "my new doctor"
     if said and (said[-1] in SINGLE_RELATIONS or said[-1] in MANY_RELATIONS):
         value = re.sub(r"\s+(?i:now|too|again|still|these days)$", "", value.strip())
-        if not re.fullmatch(r"[A-Z][\w'.-]+(?: [A-Z][\w'-]+)?", value.strip()):
+        if not re.fullmatch(r"[A-ZÀ-ÖØ-Þ][\w'.-]+(?: [A-ZÀ-ÖØ-Þ][\w'-]+)?", value.strip()):
             return None
         key = relation_key(said[-1], value) if len(said) == 1 else None
         return None if key is None else (key, value)

@@ -13,7 +13,10 @@ import re
 from memoryos.policies.mentions import ABBREVIATIONS
 from memoryos.policies.subject_shapes import hearsay
 
-_NAME = r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}"
+# A name, its words capitalised but for a particle between two of them ("Tasca do Becco", "Bank of
+# America", "Rio de Janeiro")
+_PARTICLE = r"(?:de|do|da|dos|das|di|del|della|du|des|van|von|der|den|of|la|le|y)\s+"
+_NAME = r"[A-ZÀ-ÖØ-Þ][\w&.'-]*(?:\s+(?:" + _PARTICLE + r")?[A-ZÀ-ÖØ-Þ][\w&.'-]*){0,3}"
 
 # After a place: what makes "I live in X" an idiom or a stay, not a home.
 _NOT_A_HOME = (
@@ -40,7 +43,9 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "employer",
             r"\b(?i:i (?:now |still )?work (?:at|for)|"
-            r"i(?:'m| am) (?:now |still )?(?:a|an) [\w -]{1,40}? (?:at|for)|"
+            r"i(?:'m| am) (?:now |still )?(?:a|an|the) [\w -]{1,40}? (?:at|for)|"
+            # the role, then where: "I work as chef de partie on the grill at X"
+            r"i (?:now |still )?work as (?:an? |the )?[\w -]{1,40}? (?:at|for)|"
             r"i(?:'m| am) (?:now |still )?with|"
             r"i(?:'ve| have)? (?:just |recently |now )?(?:joined|started at|started working (?:at|for))|"
             r"(?:still |now )?(?:working|employed) (?:at|for|by)|i took (?:a|the) job (?:at|with)|"
@@ -133,6 +138,17 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + r")(?= (?i:is|was|went|has been|'s) (?i:done|finished|complete|over|fine|smooth|official))",
         ),
         (
+            # where the speaker is from, not where they live: "I'm from Chicoutimi originally", "I'm a
+            # cook from Belo Horizonte", "I grew up in Leeds" (`fact:origin`: a home can change, the
+            # origin is restated); "I'm back from X", "I'm writing from X" are no origin
+            "origin",
+            r"\b(?i:i(?:'m| am) (?:originally |actually |also )?from|"
+            r"i(?:'m| am) (?:an? |the )(?!(?i:long|short|few|way|couple)\b)(?:[\w-]+ ){0,3}?[\w-]+ "
+            r"(?:originally )?from|"
+            r"i (?:originally )?come from|i(?:'m| am) (?:originally )?(?:a |an )?native of|"
+            r"i was (?:born and raised|born|raised) in|i grew up in)\s+(?P<v>" + _NAME + r")(?!\w)",
+        ),
+        (
             "home-airport",
             r"\b(?i:fly(?:ing)? (?:out of|from)|home airport is(?: now| still)?)\s+(?P<v>" + _NAME + ")",
         ),
@@ -168,13 +184,13 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "first-language",
-            r"\b(?P<v>[A-Z][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
-            r"(?i:language|tongue)|\b(?i:i(?:'m| am) a native) (?P<v2>[A-Z][a-z]+) (?i:speaker)|"
+            r"\b(?P<v>[A-ZÀ-ÖØ-Þ][a-z]+) is (?i:actually |really )?my (?i:first|native|mother) "
+            r"(?i:language|tongue)|\b(?i:i(?:'m| am) a native) (?P<v2>[A-ZÀ-ÖØ-Þ][a-z]+) (?i:speaker)|"
             # "as a native Tamil speaker, I ...": the phrase is the speaker's only when "I" follows
-            r"\b(?i:as a native) (?P<v5>[A-Z][a-z]+) (?i:speaker),? (?=I\b)|"
-            r"\b(?i:i grew up speaking) (?P<v3>[A-Z][a-z]+)|"
+            r"\b(?i:as a native) (?P<v5>[A-ZÀ-ÖØ-Þ][a-z]+) (?i:speaker),? (?=I\b)|"
+            r"\b(?i:i grew up speaking) (?P<v3>[A-ZÀ-ÖØ-Þ][a-z]+)|"
             # the language named before "it's what I grew up speaking" / "it's my first language"
-            r"\b(?!(?i:my|i|the|we|our|it|so|and|but|even|also)\b)(?P<v4>[A-Z][a-z]+)\b[^.;!?]{0,50}?\b"
+            r"\b(?!(?i:my|i|the|we|our|it|so|and|but|even|also)\b)(?P<v4>[A-ZÀ-ÖØ-Þ][a-z]+)\b[^.;!?]{0,50}?\b"
             r"(?i:it's|it is|which is) (?i:actually |really |still )?(?i:what i grew up speaking|"
             r"my (?:first|native|mother) (?:language|tongue))",
         ),

@@ -38,7 +38,7 @@ _NOT_A_PROJECT = frozenset(
     "october november "
     "december jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
-_CAPITALISED = re.compile(r"\b[A-Z][\w-]+\b")
+_CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-Þ][\w-]+\b")
 
 
 def _project(sentence: str, at: int) -> str | None:
@@ -109,12 +109,12 @@ _CAR = re.compile(
     r"(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:bought|got|picked up) (?:myself |us )?an? "
     r"(?:(?:second-hand|secondhand|used|new|pre-owned|brand-new|brand new|refurbished) )?)"
     r"(?:(?i:car|truck|van|suv|scooter|motorbike|motorcycle|bike),? (?i:an? |the )?)?"
-    r"(?:" + "|".join(CAR_MAKES) + r") (?P<v>[A-Z0-9][\w-]*)"
+    r"(?:" + "|".join(CAR_MAKES) + r") (?P<v>[A-ZÀ-ÖØ-Þ0-9][\w-]*)"
     # the vehicle one gets about on, by its name: "I go everywhere on my Activa", "I commute on my Vespa"
     r"|\b(?i:(?:i|we) (?:usually |mostly |always |still |now |just )?"
     r"(?:go|get|ride|commute|travel|zip|get around)"
     r"(?: everywhere| around| to work| to the office| to college)?"
-    r" on (?:my|our) (?:old |trusty |little |beloved )?)(?P<v2>[A-Z][\w-]*(?: [A-Z0-9][\w-]*)?)"
+    r" on (?:my|our) (?:old |trusty |little |beloved )?)(?P<v2>[A-ZÀ-ÖØ-Þ][\w-]*(?: [A-ZÀ-ÖØ-Þ0-9][\w-]*)?)"
 )
 #: What the user usually drinks: "I grab an oat milk latte on the way in every shift", "I switched
 #: from lattes to green tea"; the value the drink and up to two words before it.
@@ -154,7 +154,7 @@ _PET_IS = re.compile(
     r"\b(?i:he|she|it)(?:'s| is) (?i:our|my) (?:[a-z]+ )?(?P<s>" + "|".join(PET_KINDS) + r")\b"
 )
 _NOT_A_PET_NAME = _NOT_A_PROJECT | STOPWORDS
-_NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+_NAME_WORD = re.compile(r"\b[A-ZÀ-ÖØ-Þ][a-z]+\b")
 
 
 #: How the user wants answers laid out: "keep answers as bullet points", "make the notes bulleted".
@@ -264,7 +264,7 @@ _PET_GOT = re.compile(
     r"(?:got|adopted|rescued|brought home|took in)) "
     r"(?i:an?|our|my) (?:(?i:new|little|rescue|sweet) )*(?P<s>(?i:"
     + "|".join([*PET_KINDS, "puppy", "kitten"])
-    + r"))(?:,| (?i:named|called))? (?P<v>[A-Z][a-z]+)\b"
+    + r"))(?:,| (?i:named|called))? (?P<v>[A-ZÀ-ÖØ-Þ][a-z]+)\b"
 )
 
 
@@ -288,7 +288,7 @@ THINGS = "phone laptop car truck bike tablet watch computer".split()
 _NEW_THING = re.compile(
     r"\b(?i:(?:i|we)(?:'ve| have)? (?:just |finally )?(?:got|bought|have|picked up)(?: myself| us)?) "
     r"(?i:an?|my) (?i:new) (?P<s>(?i:" + "|".join(THINGS) + r"))(?:,| —| –| -|:)? (?i:an? |the |my )?"
-    r"(?P<v>[A-Z][\w-]*(?: [A-Z0-9][\w-]*){0,2})"
+    r"(?P<v>[A-ZÀ-ÖØ-Þ][\w-]*(?: [A-ZÀ-ÖØ-Þ0-9][\w-]*){0,2})"
 )
 
 

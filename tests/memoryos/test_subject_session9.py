@@ -1,0 +1,115 @@
+"""The ninth session's shapes of memoryos.policies.subjects: names that open with an accented
+capital ("Élodie", "Östra Mölla") or hold a particle ("Banco do Brasil"), the role said before the
+workplace ("I work as a line cook at X", "I'm the head brewer at X"), and where the speaker is
+from (`fact:origin`), which is not where they live. Each rule with sentences that state it and
+sentences of the same shape that must not (someone else, a trip, a supposition). The sentences are
+our own, written for these tests, not taken from any scripted corpus."""
+
+from __future__ import annotations
+
+import pytest
+
+from memoryos.extraction.handlers import semantic_value
+from memoryos.extraction.reconcile import Known, decide
+from memoryos.policies.subjects import profile_facts
+
+
+def facts(sentence: str) -> dict[str, str]:
+    """Each subject and its value, the sentence's full stop aside ("Dundee." is "Dundee")."""
+    return {key: value.rstrip(".") for key, value in profile_facts(sentence)}
+
+
+def fact(key: str, body: str, turn: str = "t0") -> Known:
+    return Known(f"{key}@1", key, "semantic", body, (turn,), "profile")
+
+
+class TestAccentedCapitals:
+    @pytest.mark.parametrize(
+        ("sentence", "key", "value"),
+        [
+            ("I work for Équipe Verte, a landscaping firm.", "fact:employer", "Équipe Verte"),
+            ("We moved to Östersund last spring.", "fact:home", "Östersund"),
+            ("My wife Élodie teaches piano.", "fact:wife", "Élodie"),
+            ("Ángel is my manager now.", "fact:manager", "Ángel"),
+        ],
+    )
+    def test_a_name_opening_with_an_accented_capital_is_a_name(
+        self, sentence: str, key: str, value: str
+    ) -> None:
+        assert facts(sentence).get(key) == value
+
+    def test_a_lower_case_accented_word_is_still_no_name(self) -> None:
+        assert "fact:employer" not in facts("I work for éclairs and coffee, honestly.")
+
+
+class TestParticleNames:
+    @pytest.mark.parametrize(
+        ("sentence", "key", "value"),
+        [
+            ("I work at Banco do Brasil, in the branch downtown.", "fact:employer", "Banco do Brasil"),
+            ("We live in Rio de Janeiro now.", "fact:home", "Rio de Janeiro"),
+            ("I just joined Bank of America.", "fact:employer", "Bank of America"),
+        ],
+    )
+    def test_a_particle_between_two_capitalised_words_is_part_of_the_name(
+        self, sentence: str, key: str, value: str
+    ) -> None:
+        assert facts(sentence).get(key) == value
+
+    def test_a_particle_before_a_lower_case_word_ends_the_name(self) -> None:
+        assert facts("I work at Acme of course.").get("fact:employer") == "Acme"
+
+
+class TestRoleBeforeWorkplace:
+    @pytest.mark.parametrize(
+        ("sentence", "employer"),
+        [
+            ("I work as a line cook at Fig Tree Bistro.", "Fig Tree Bistro"),
+            ("I work as night porter for Hotel Marès.", "Hotel Marès"),
+            ("These days I'm the head brewer at Hopworks.", "Hopworks"),
+        ],
+    )
+    def test_the_workplace_after_the_role_is_the_employer(self, sentence: str, employer: str) -> None:
+        assert facts(sentence).get("fact:employer") == employer
+
+    def test_work_on_the_side_is_not_the_employer(self) -> None:
+        assert "fact:employer" not in facts("I work as a tutor for Kumon on the side.")
+
+
+class TestOrigin:
+    @pytest.mark.parametrize(
+        ("sentence", "value"),
+        [
+            ("I'm originally from Cork, but I've been in Leeds for years.", "Cork"),
+            ("Hi, I'm a nurse from Nairobi, three years in Manchester now.", "Nairobi"),
+            ("I'm from Tbilisi originally, I came over for university.", "Tbilisi"),
+            ("I grew up in São Luís and moved south at twenty.", "São Luís"),
+            ("I was born and raised in Dundee.", "Dundee"),
+        ],
+    )
+    def test_where_the_speaker_is_from_is_the_origin(self, sentence: str, value: str) -> None:
+        assert facts(sentence).get("fact:origin") == value
+
+    def test_the_origin_is_not_the_home(self) -> None:
+        said = facts("I'm originally from Cork, but I've been in Leeds for years.")
+        assert said.get("fact:home") == "Leeds" and said.get("fact:origin") == "Cork"
+
+    @pytest.mark.parametrize(
+        "sentence",
+        [
+            "I'm back from Madrid, the conference was fine.",
+            "I'm writing from Porto this week.",
+            "My cousin is from Oslo.",
+            "She's Danish, from Aarhus.",
+            "If I were from Texas I'd like the heat.",
+            "I'm a long way from Brisbane.",
+        ],
+    )
+    def test_a_trip_someone_else_or_a_supposition_is_no_origin(self, sentence: str) -> None:
+        assert "fact:origin" not in facts(sentence)
+
+    def test_an_origin_restated_in_another_phrasing_reinforces_it(self) -> None:
+        known = [fact("fact:origin", "I'm originally from Cork.")]
+        said = "I'm a teacher from Cork, so the rain does not bother me."
+        found = decide("semantic", "fact:origin", said, known, semantic_value)
+        assert (found.action, found.key) == ("reinforce", "fact:origin")
