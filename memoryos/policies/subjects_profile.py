@@ -84,8 +84,9 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "home",
-            # "I live in a WG in Freiburg", "we live in a flat in Leith": the place, not the dwelling
-            r"\b(?i:(?:i|we) (?:now |still |both )?live in (?:a|an|the|our|my) (?:[\w-]+ ){0,2}?"
+            # "I live in a WG in Freiburg", "we rent a flat in Leith": the place, not the dwelling
+            r"\b(?i:(?:i|we) (?:now |still |both )?(?:live in|rent|share) (?:a|an|the|our|my) "
+            r"(?:[\w-]+ ){0,2}?"
             r"(?:WG|flat|apartment|house|condo|studio|dorm|room|cottage|bungalow|townhouse|share|flatshare)"
             r" in|(?:i|we) (?:now |still |both )?live in|"
             r"(?:i(?:'m| am)|we(?:'re| are)) (?:now |still |officially |finally )*"
@@ -104,9 +105,12 @@ PROFILE_SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now |officially )?"
             r"(?:moved|relocated|retired)(?: back| down| up| out| over| here| away| permanently)? to|"
             # the new home said by its kind: "we moved into a condo in X", "we bought a bungalow in X"
-            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now )?(?:moved into|downsized to|bought) "
-            r"(?:a|an|the|our) (?:new |little |small |lovely )?(?:house|home|place|condo|flat|apartment|"
-            r"bungalow|cottage|townhouse|townhome) in|"
+            # "I found a T1 in X", "we rented a two-bedroom in X": the home found, by its kind or size
+            r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |now )?"
+            r"(?:moved into|downsized to|bought|found|rented|signed for) "
+            r"(?:a|an|the|our|my) (?:(?:new|little|small|lovely|own|tiny|cosy|cozy|nice|cheap) )*"
+            r"(?:house|home|place|condo|flat|apartment|bungalow|cottage|townhouse|townhome|studio|room|"
+            r"bedsit|loft|t[0-4]|(?:one|two|three|[1-4])[- ]bed(?:room)?(?: flat| apartment| place)?) in|"
             # a move said by its steps: closing on a house in X, unpacking in X, our new house in X
             r"(?:closed|closing) on (?:the|a|our) (?:new )?(?:house|home|place|condo|flat|apartment) in|"
             # a move said done: "we finished the move to X", "I'm settling into X"

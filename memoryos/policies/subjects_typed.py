@@ -251,6 +251,65 @@ def _schedule(sentence: str) -> tuple[str, str] | None:
     return None
 
 
+#: The days off of a shift worker: "my days off are Sunday and Monday", "my days off stay Sunday
+#: and Monday", "we close Tuesday and Wednesday, so those are my days off now", "About the days off:
+#: still Tuesday and Wednesday" (`fact:days-off`, the value the days, as _schedule says them).
+_OFF = r"(?i:days? off|off[- ]days?|rest days?)"
+_DAYS_OFF = (
+    re.compile(
+        r"\b(?i:my) " + _OFF + r" (?i:(?:is|are|stay|stays|remain|remains|will be|have been|has been|"
+        r"(?:have |has )?(?:moved|changed|switched) to)(?: now| still)?(?: on)?) (?P<d>" + _DAYS + ")"
+    ),
+    re.compile(
+        rf"\b(?P<d>{_DAYS})\b[^.;!?]{{0,60}}\b(?i:those are|that's|they're|these are) (?i:now )?(?i:my) "
+        + _OFF
+    ),
+    re.compile(
+        r"\b(?i:about|as for|re) (?i:the |my )?"
+        + _OFF
+        + r": (?i:still |now |it's |they're )*(?P<d>"
+        + _DAYS
+        + ")"
+    ),
+)
+
+
+def _days_off(sentence: str) -> tuple[str, str] | None:
+    for shape in _DAYS_OFF:
+        match = _stated(shape, sentence)
+        if match is not None:
+            days = " and ".join(d.lower().rstrip("s") for d in re.findall(_WEEKDAY, match.group("d")))
+            return "fact:days-off", days
+    return None
+
+
+#: Whether the speaker smokes or vapes: "I smoke, half a pack a day" (`fact:smoking`, "smoker"), "I
+#: quit smoking", "I've stopped vaping", "I gave up cigarettes" ("quit smoking"): one fact, so that
+#: quitting is a change of it. Someone else's habit ("he smokes") and a question ("asked if I still
+#: smoke": hearsay) are not the speaker's.
+_SMOKES = re.compile(
+    r"\b(?i:i (?:still |now |usually |also )?(?P<v>smoke|vape))\b(?! (?i:meat|fish|salmon|out))"
+)
+_QUIT_SMOKING = re.compile(
+    r"\b(?i:i(?:'ve| have)? (?:just |finally |officially |completely )?"
+    r"(?:quit|stopped|gave up|given up|kicked) (?:the )?(?P<v>smoking|vaping|cigarettes|the cigarettes|"
+    r"the vape|cigs))\b|\b(?i:i (?:don't|do not|no longer) (?P<v2>smoke|vape))(?! (?i:meat|fish))\b"
+)
+_HABIT_WORD = {"smoke": "smoking", "vape": "vaping", "vaping": "vaping"}
+
+
+def _smoking(sentence: str) -> tuple[str, str] | None:
+    quit = _stated(_QUIT_SMOKING, sentence)
+    if quit is not None:
+        habit = _HABIT_WORD.get((quit.group("v") or quit.group("v2") or "").lower(), "smoking")
+        return f"fact:{habit}", f"quit {habit}"
+    smokes = _stated(_SMOKES, sentence)
+    if smokes is None:
+        return None
+    habit = _HABIT_WORD[smokes.group("v").lower()]
+    return f"fact:{habit}", "smoker" if habit == "smoking" else "vaper"
+
+
 def _learning(sentence: str) -> tuple[str, str] | None:
     match = _stated(_LEARNING, sentence)
     if match is None:
@@ -364,6 +423,8 @@ TYPED_READERS = (
     _pet,
     _reply_format,
     _schedule,
+    _days_off,
+    _smoking,
     _club,
     household_count,
     _new_thing,

@@ -113,3 +113,78 @@ class TestOrigin:
         said = "I'm a teacher from Cork, so the rain does not bother me."
         found = decide("semantic", "fact:origin", said, known, semantic_value)
         assert (found.action, found.key) == ("reinforce", "fact:origin")
+
+
+class TestDaysOff:
+    @pytest.mark.parametrize(
+        ("sentence", "value"),
+        [
+            ("My days off are Thursday and Friday this year.", "thursday and friday"),
+            ("My days off stay Wednesday and Thursday, luckily.", "wednesday and thursday"),
+            ("The clinic shuts Saturday and Sunday, so those are my days off now.", "saturday and sunday"),
+            ("About the days off: still Monday and Friday.", "monday and friday"),
+            ("My days off have moved to Tuesdays and Thursdays.", "tuesday and thursday"),
+        ],
+    )
+    def test_the_days_off_are_one_fact_said_by_their_days(self, sentence: str, value: str) -> None:
+        assert facts(sentence).get("fact:days-off") == value
+
+    def test_someone_elses_days_off_are_not_the_speakers(self) -> None:
+        assert "fact:days-off" not in facts("My boss said my days off stay Monday and Tuesday.")
+
+    def test_days_off_restated_in_another_phrasing_reinforce_them(self) -> None:
+        known = [fact("fact:days-off", "My days off are Thursday and Friday.")]
+        said = "We close Thursday and Friday, so those are my days off."
+        found = decide("semantic", "fact:days-off", said, known, semantic_value)
+        assert (found.action, found.key) == ("reinforce", "fact:days-off")
+
+
+class TestSmoking:
+    @pytest.mark.parametrize(
+        ("sentence", "key", "value"),
+        [
+            ("I smoke, maybe ten a day, I know.", "fact:smoking", "smoker"),
+            ("Big news: I quit smoking in March.", "fact:smoking", "quit smoking"),
+            ("I've stopped vaping, finally.", "fact:vaping", "quit vaping"),
+            ("I don't smoke any more.", "fact:smoking", "quit smoking"),
+        ],
+    )
+    def test_smoking_and_quitting_are_one_fact(self, sentence: str, key: str, value: str) -> None:
+        assert facts(sentence).get(key) == value
+
+    @pytest.mark.parametrize(
+        "sentence",
+        [
+            "My dad smokes a pipe.",
+            "He smokes two packs a day.",
+            "My sister asked if I still smoke.",
+            "I smoke salmon on the weekends.",
+        ],
+    )
+    def test_someone_elses_habit_a_question_or_a_kitchen_is_no_smoking(self, sentence: str) -> None:
+        assert "fact:smoking" not in facts(sentence)
+
+
+class TestHomeByItsKind:
+    @pytest.mark.parametrize(
+        ("sentence", "value"),
+        [
+            ("I rent a room in Ealing with two nurses.", "Ealing"),
+            ("We share a flat in Gràcia, five of us.", "Gràcia"),
+            ("We finally found a two-bedroom in Leith.", "Leith"),
+            ("I found a little studio in Neukölln, finally my own place.", "Neukölln"),
+        ],
+    )
+    def test_a_dwelling_rented_or_found_in_a_place_is_the_home(self, sentence: str, value: str) -> None:
+        assert facts(sentence).get("fact:home") == value
+
+    @pytest.mark.parametrize(
+        "sentence",
+        [
+            "I found a room in Lyon for the weekend.",
+            "I found a great bakery in Soho.",
+            "We rented a flat in Rome for a week.",
+        ],
+    )
+    def test_a_stay_or_a_shop_is_no_home(self, sentence: str) -> None:
+        assert "fact:home" not in facts(sentence)
