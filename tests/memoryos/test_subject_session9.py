@@ -1,17 +1,26 @@
-"""The ninth session's shapes of memoryos.policies.subjects: names that open with an accented
-capital ("Élodie", "Östra Mölla") or hold a particle ("Banco do Brasil"), the role said before the
-workplace ("I work as a line cook at X", "I'm the head brewer at X"), and where the speaker is
-from (`fact:origin`), which is not where they live. Each rule with sentences that state it and
-sentences of the same shape that must not (someone else, a trip, a supposition). The sentences are
-our own, written for these tests, not taken from any scripted corpus."""
+"""The ninth session's shapes of memoryos.policies.subjects and reconciliation: names that open
+with an accented capital ("Élodie", "Östersund") or hold a particle ("Banco do Brasil"), the role
+said before the workplace ("I work as a line cook at X", "I'm the head brewer at X"), where the
+speaker is from (`fact:origin`, not the home), the days off, smoking and quitting as one fact, a
+home rented or found by its kind, and a fact faded to retired matched again by its subject. Each
+rule with sentences that state it and sentences of the same shape that must not (someone else, a
+trip, a supposition). The sentences are our own, written for these tests, not taken from any
+scripted corpus."""
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+
 import pytest
 
+import memoryos
 from memoryos.extraction.handlers import semantic_value
 from memoryos.extraction.reconcile import Known, decide
 from memoryos.policies.subjects import profile_facts
+from memoryos.testing import FakeClock
+
+WHOLE = memoryos.Scope(user="u", assistant="a")
 
 
 def facts(sentence: str) -> dict[str, str]:
@@ -188,3 +197,38 @@ class TestHomeByItsKind:
     )
     def test_a_stay_or_a_shop_is_no_home(self, sentence: str) -> None:
         assert "fact:home" not in facts(sentence)
+
+
+def _converse(mem: memoryos.Memory, clock: FakeClock, sessions: list[tuple[int, str]]) -> None:
+    """Each (days later, user sentence) its own session, ended and maintained."""
+    for number, (days, said) in enumerate(sessions):
+        clock.now = clock.now + dt.timedelta(days=days)
+        scope = memoryos.Scope(user="u", assistant="a", session=f"s{number}")
+        mem.remember(scope, said, role="user")
+        mem.remember(scope, "Noted.", role="assistant")
+        mem.end_session(scope)
+        mem.maintain()
+
+
+@pytest.mark.parametrize(
+    ("restated", "statuses", "reinforced"),
+    [
+        ("I'm originally from Cork, as you know.", ["active"], 1),
+        ("I'm originally from Galway, actually, not Cork.", ["superseded", "active"], 0),
+    ],
+)
+def test_a_fact_faded_to_retired_is_matched_by_its_subject(
+    tmp_path: Path, restated: str, statuses: list[str], reinforced: int
+) -> None:
+    """A fact unseen for longer than `retired_after_days` decays to retired; stating its subject
+    again revives it (REINFORCE) or changes it (UPDATE): one chain under the key, not a second."""
+    clock = FakeClock(dt.datetime(2026, 1, 5, 9, tzinfo=dt.UTC))
+    with memoryos.open(tmp_path / "r.db", clock=clock, heat_threshold=1.0) as mem:
+        _converse(
+            mem, clock, [(0, "I'm originally from Cork, by the way."), (200, "Any tips for a rainy Sunday?")]
+        )
+        assert [r.status for r in mem.history(WHOLE, "fact:origin")] == ["retired"]
+        _converse(mem, clock, [(1, restated)])
+        history = mem.history(WHOLE, "fact:origin")
+    assert [r.status for r in history] == statuses
+    assert len({r.memory_id for r in history}) == 1 and history[-1].reinforced == reinforced
