@@ -11,7 +11,8 @@ A subject is found four ways, in this order (the first reading of a subject wins
 1. **PROFILE_SUBJECTS**: phrasings of common profile subjects that do not say "my X is"
    ("I live in X", "we moved to X", "now that I'm in X", "Home's X", "based out of X", "I've been
    in X for years", "I accepted the offer from X", "I got a job at X", "X hired me", "I've been at
-   X for years", "I don't eat meat", "I'm doing keto");
+   X for years", "I work as X at Y", "I don't eat meat", "I'm doing keto", "I'm from X originally":
+   `fact:origin`, kept apart from the home; memoryos.policies.subjects_profile);
 2. **MILESTONE** (the first typed reader): a named project's date ("we have to launch Project
    Atlas by March 14", "Atlas is on track for the 28th"), keyed `fact:<project>-deadline`, its value the date;
 3. **TYPED_READERS**: subjects of a kind, each by a reader of its own: a dated event ("my exam got
@@ -20,12 +21,14 @@ A subject is found four ways, in this order (the first reading of a subject wins
    being learned, a pet named by its kind or breed or got ("we adopted a cat named Luna"), the
    reply layout, a weekly activity's days, a group activity ("my running club"), how many of a
    household member ("we've got two kids", `fact:children-count`), a new thing named ("I got a new
-   phone, a Pixel 8", `fact:phone`); then the readers by sentence structure of
+   phone, a Pixel 8", `fact:phone`), the days off (`fact:days-off`), smoking or having quit
+   (`fact:smoking`; memoryos.policies.subjects_typed); then the readers by sentence structure of
    memoryos.policies.subject_shapes (a role, a career, a habit at a place, an activity's weekly
    days, a group joined);
 4. **the generic shapes**: "X is my Y", "..., which is my Y", "my Y is X" (and "my Y's a X", the
    "'s" read as "is" only before an article, an adverb, a name or a number), every "my dog
-   Biscuit", a relation named at the head of a clause without "my" ("Wife is Rosa."); a person by
+   Biscuit" (and a code-switched "ma blonde Émilie", FOREIGN_RELATIONS), a relation named at the
+   head of a clause without "my" ("Wife is Rosa."); a person by
    their relation (subject_shapes.relation_key: `fact:husband`, `fact:son-rafi`), a name's "'s"
    aside ("my wife Rosa's decided": Rosa).
 
@@ -75,6 +78,28 @@ _MY_NAMED = re.compile(
     r"\b(?i:my|our) (?P<s>"
     + "|".join(RELATIONS)
     + r")(?:'s name is|,| is called| named)? (?P<v>[A-ZÀ-ÖØ-Þ][\w'-]+)"
+)
+
+#: A relation said in the speaker's other language, code-switched into English ("Ma blonde Émilie
+#: made a cake", "minha namorada Inês", "mi novia Lucía", "meine Frau Anke"): the possessive, the
+#: relation word, then a name; keyed as the English relation (`fact:girlfriend`).
+FOREIGN_RELATIONS = {
+    **dict.fromkeys("blonde copine namorada novia freundin ragazza fidanzata".split(), "girlfriend"),
+    **dict.fromkeys("chum copain namorado novio freund ragazzo fidanzato".split(), "boyfriend"),
+    **dict.fromkeys("femme esposa mulher mujer frau moglie".split(), "wife"),
+    **dict.fromkeys("mari marido esposo mann marito".split(), "husband"),
+    **dict.fromkeys("fille filha hija tochter figlia".split(), "daughter"),
+    **dict.fromkeys("fils filho hijo sohn figlio".split(), "son"),
+    **dict.fromkeys("frère frere irmão irmao hermano bruder fratello".split(), "brother"),
+    **dict.fromkeys("sœur soeur irmã irma hermana schwester sorella".split(), "sister"),
+    **dict.fromkeys("mère mere mãe mae madre mamá mutter".split(), "mother"),
+    **dict.fromkeys("père pere pai padre papá vater".split(), "father"),
+    **dict.fromkeys("patron patronne chefe jefe jefa capo".split(), "boss"),
+}
+_FOREIGN_NAMED = re.compile(
+    r"\b(?i:ma|mon|minha|meu|mi|mein|meine|meinem|mia|mio) (?P<s>(?i:"
+    + "|".join(sorted(FOREIGN_RELATIONS, key=len, reverse=True))
+    + r"))(?:,)? (?P<v>[A-ZÀ-ÖØ-Þ][\w'-]+)"
 )
 
 # What may follow a subject phrase: "my favourite language (to work in)", then "now", "too" or the end.
@@ -169,6 +194,10 @@ def profile_facts(sentence: str) -> list[tuple[str, str]]:
     for said in (*_MY_NAMED.finditer(sentence), *_BARE_RELATION.finditer(sentence)):
         # "my husband Tom and our daughter Amara": both; "my wife Rosa's decided": Rosa
         keyed = _keyed(said.group("s"), re.sub(r"['’]s$", "", said.group("v")))
+        if keyed is not None:
+            found.setdefault(*keyed)
+    for said in _FOREIGN_NAMED.finditer(sentence):
+        keyed = _keyed(FOREIGN_RELATIONS[said.group("s").lower()], re.sub(r"['’]s$", "", said.group("v")))
         if keyed is not None:
             found.setdefault(*keyed)
     return list(found.items())

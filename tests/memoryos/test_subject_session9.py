@@ -1,11 +1,11 @@
 """The ninth session's shapes of memoryos.policies.subjects and reconciliation: names that open
 with an accented capital ("Élodie", "Östersund") or hold a particle ("Banco do Brasil"), the role
 said before the workplace ("I work as a line cook at X", "I'm the head brewer at X"), where the
-speaker is from (`fact:origin`, not the home), the days off, smoking and quitting as one fact, a
-home rented or found by its kind, and a fact faded to retired matched again by its subject. Each
-rule with sentences that state it and sentences of the same shape that must not (someone else, a
-trip, a supposition). The sentences are our own, written for these tests, not taken from any
-scripted corpus."""
+speaker is from (`fact:origin`, not the home), a relation in the speaker's other language ("ma
+blonde Chloé"), the days off, smoking and quitting as one fact, a home rented or found by its kind,
+and a fact faded to retired matched again by its subject. Each rule with sentences that state it
+and sentences of the same shape that must not (someone else, a trip, a supposition). The sentences
+are our own, written for these tests, not taken from any scripted corpus."""
 
 from __future__ import annotations
 
@@ -49,6 +49,26 @@ class TestAccentedCapitals:
 
     def test_a_lower_case_accented_word_is_still_no_name(self) -> None:
         assert "fact:employer" not in facts("I work for éclairs and coffee, honestly.")
+
+
+class TestRelationsInTheSpeakersOtherLanguage:
+    @pytest.mark.parametrize(
+        ("sentence", "key", "value"),
+        [
+            ("Ma blonde Chloé thinks I work too much.", "fact:girlfriend", "Chloé"),
+            ("Minha namorada Bia is coming to visit.", "fact:girlfriend", "Bia"),
+            ("Meine Frau Anke is a nurse.", "fact:wife", "Anke"),
+            ("Mi hija Lucía starts school in September.", "fact:daughter-lucia", "Lucía"),
+        ],
+    )
+    def test_a_code_switched_relation_and_name_is_the_english_relation(
+        self, sentence: str, key: str, value: str
+    ) -> None:
+        assert facts(sentence).get(key) == value
+
+    @pytest.mark.parametrize("sentence", ["Mon Dieu, what a week.", "My mãe's recipe is the best."])
+    def test_an_exclamation_or_a_relation_without_a_name_is_no_person(self, sentence: str) -> None:
+        assert facts(sentence) == {}
 
 
 class TestParticleNames:
