@@ -44,6 +44,12 @@ SUBJECT_ALIASES = {
     "diet-requirements": "diet",
     "eating-habits": "diet",
     "favorite-programming-language": "favorite-language",
+    # one key for the days off however they are said (subjects_typed reads them as `fact:days-off`)
+    "day-off": "days-off",
+    "off-day": "days-off",
+    "off-days": "days-off",
+    "rest-day": "days-off",
+    "rest-days": "days-off",
     "puppy": "dog",
     "kitten": "cat",
     "mom": "mother",

@@ -158,6 +158,9 @@ class TestDaysOff:
     def test_the_days_off_are_one_fact_said_by_their_days(self, sentence: str, value: str) -> None:
         assert facts(sentence).get("fact:days-off") == value
 
+    def test_a_day_off_said_in_the_generic_shape_is_the_same_one_key(self) -> None:
+        assert facts("My day off is Thursday, so I do the shopping then.") == {"fact:days-off": "thursday"}
+
     def test_someone_elses_days_off_are_not_the_speakers(self) -> None:
         assert "fact:days-off" not in facts("My boss said my days off stay Monday and Tuesday.")
 
