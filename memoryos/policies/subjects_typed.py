@@ -2,7 +2,8 @@
 
 The third way memoryos.policies.subjects reads a subject (see its docstring): a named project's
 milestone, a dated event, a work shift, a car, the usual drink, the language being learned, a pet,
-the reply layout, a weekly activity's days, a group activity, a household count, a new thing named;
+the reply layout, a weekly activity's days, the days off, smoking (or having quit), a group
+activity, a household count, a new thing named;
 then the readers by sentence structure of memoryos.policies.subject_shapes. Allergies are read by
 `allergies` (a sentence may name several).
 """
