@@ -69,7 +69,7 @@ def semantic_value(body: str, key: str | None = None) -> frozenset[str] | None:
 
 # A named thing the user has: "my old ThinkPad", "our Corolla" (a later "the ThinkPad has been
 # handed down" retires it). A relation ("my sister") is not a name, and is not matched.
-_POSSESSION = re.compile(r"\b(?i:my|our) (?:(?i:old|new|current|trusty|work|home) )?[A-Z][\w-]+")
+_POSSESSION = re.compile(r"\b(?i:my|our) (?:(?i:old|new|current|trusty|work|home) )?[A-ZÀ-ÖØ-Þ][\w-]+")
 
 
 # A first-person habit, state or taste in the present ("we have two cats", "I always read on the

@@ -201,10 +201,17 @@ def known_units(tx: Transaction, user: str, assistant: str, subjects: set[str]) 
     return list(found.values())
 
 
+#: What a statement of a key's subject matches: its live version, or the one that faded to retired
+#: (decay only: unseen for `retired_after_days`). A user who states that subject again is seeing it
+#: again: the restatement revives it (REINFORCE) or changes it (UPDATE, the retired version kept in
+#: history), where matching only live versions left a second chain under the one key.
+SUBJECT_MATCHED = (*LIVE, "retired")
+
+
 def subject_unit(tx: Transaction, user: str, assistant: str, key: str) -> Unit | None:
-    """The live current version of one key, if any."""
+    """The current version of one key, if any, live or faded to retired (SUBJECT_MATCHED)."""
     current = current_version(tx.key_versions(user, assistant, key))
-    return current if current is not None and current.status in LIVE else None
+    return current if current is not None and current.status in SUBJECT_MATCHED else None
 
 
 def propose_actions(

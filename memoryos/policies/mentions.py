@@ -91,7 +91,7 @@ _FORWARD = re.compile(
     r"instead of(?: my| the| our)?|rather than(?: my| the| our)?|"
     r"(?:i|we)(?:'ve| have)? (?:stopped|quit) \w+ing (?:at |with |in |for |on |to |the |my |our )*|"
     # "I've left St. Brendan's.": a place left for good, not "I left Biscuit with my sister"
-    r"(?:i|we)(?:'ve| have)? left(?= (?:my |the |our )?(?-i:[A-Z][\w'.&-]*(?: [A-Z][\w'.&-]*)*)"
+    r"(?:i|we)(?:'ve| have)? left(?= (?:my |the |our )?(?-i:[A-ZÀ-ÖØ-Þ][\w'.&-]*(?: [A-ZÀ-ÖØ-Þ][\w'.&-]*)*)"
     r"(?:[.,;!?—–]|$| (?:last|after|and|to|for good|in (?:19|20)\d\d))))\b"
 )
 # "goodbye" as a noun, the farewell itself, is followed by punctuation, not by what is given up
@@ -99,7 +99,7 @@ _FAREWELL_NOUN = re.compile(r"(?i:goodbye|bye bye)$")
 # "I don't drive the Buick any more": a negation, the value, then "any more" (the value between)
 _NOT_ANY_MORE = re.compile(
     r"\b(?i:don't|do not|doesn't|can't|cannot|won't|not|never)\b"
-    r"(?P<what>(?:[^.;!?]|\.(?= [A-Z])){1,40}?)\b(?i:any ?more|any longer)\b"
+    r"(?P<what>(?:[^.;!?]|\.(?= [A-ZÀ-ÖØ-Þ])){1,40}?)\b(?i:any ?more|any longer)\b"
 )
 _BACKWARD = re.compile(
     r"\b(?i:(?:is|was|has been|have been|got|are) (?:basically |now |officially |finally |been )*"
@@ -114,7 +114,7 @@ _ENDED = re.compile(
 )
 # "March 2028, not September 2027", "it's Rosa not Rosie": a value, then "not" and the value it
 # corrects (the word before "not" is a name or a number, so "I'm not X" is no correction)
-_CONTRAST = re.compile(r"(?<![\w'’])(?P<w>[A-Z0-9][\w'’-]*),? (?:and )?not(?= )")
+_CONTRAST = re.compile(r"(?<![\w'’])(?P<w>[A-ZÀ-ÖØ-Þ0-9][\w'’-]*),? (?:and )?not(?= )")
 
 
 def _contrasts(sentence: str) -> list[re.Match[str]]:
@@ -163,7 +163,7 @@ def _proper(word: str) -> bool:
         # opens with a digit ("the Ather 450X": one name, which "the Ather" mentions)
         (
             word[:1].isupper()
-            or bool(re.fullmatch(r"[a-z]{1,2}[A-Z][\w'’+#.-]*", word))
+            or bool(re.fullmatch(r"[a-z]{1,2}[A-ZÀ-ÖØ-Þ][\w'’+#.-]*", word))
             or (_model(word) and word[:1].isdigit() and any(c.isupper() for c in word))
         )
         and low not in STOPWORDS

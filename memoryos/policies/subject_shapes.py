@@ -93,7 +93,7 @@ _ROLE_NOW = re.compile(
 # not a cue: "I was made redundant" is no role)
 _PROMOTED = re.compile(
     r"\b(?i:i(?:'ve| have)? (?:just |finally |officially )?(?:got|been|was) promoted to|"
-    r"(?:they|[A-Z][\w-]*) promoted me to) (?i:an? )?(?P<v>[a-z][a-z-]+(?: [a-z][a-z-]+){0,2}?)"
+    r"(?:they|[A-ZÀ-ÖØ-Þ][\w-]*) promoted me to) (?i:an? )?(?P<v>[a-z][a-z-]+(?: [a-z][a-z-]+){0,2}?)"
     r"(?=[.,;!?—–]| (?i:at|for|in|last|this|on|and|yesterday|today|now|after|starting)\b|$)"
 )
 _NOW_BEFORE = re.compile(r"(?i:now|officially) an? ")
@@ -173,9 +173,9 @@ _GERUND = {
 }
 _NOT_A_NAME = r"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b)"
 _PLACE_NAME = (
-    r"(?:the |a |an )?(?:[A-Z][\w&'.-]*(?:\s+(?:of |the |and |on |for )?"
+    r"(?:the |a |an )?(?:[A-ZÀ-ÖØ-Þ][\w&'.-]*(?:\s+(?:of |the |and |on |for )?"
     + _NOT_A_NAME
-    + r"[A-Z][\w&'.-]*){0,4})"
+    + r"[A-ZÀ-ÖØ-Þ][\w&'.-]*){0,4})"
     r"(?:\s+(?i:choir|chorale|chorus|club|group|band|orchestra|team|league|society|church|library|school|"
     r"hospital|pantry|food bank|shelter|museum|gym|pool|center|centre))?"
 )
@@ -365,7 +365,7 @@ _WORK_TOOL = re.compile(
     + "|".join(sorted(WORK_SUBJECTS, key=len, reverse=True))
     + r"))(?: (?i:here|now|at work))? (?i:is|['’]s) (?:(?i:now|still|all|mostly|basically) )?"
     # the value a name, up to the clause's end: "Playwright with TypeScript"
-    r"(?P<v>[A-Z][\w+#.-]*(?:(?: (?:with|and|on|in|\+)| ?,)? [A-Z][\w+#.-]*){0,3})"
+    r"(?P<v>[A-ZÀ-ÖØ-Þ][\w+#.-]*(?:(?: (?:with|and|on|in|\+)| ?,)? [A-ZÀ-ÖØ-Þ][\w+#.-]*){0,3})"
 )
 
 
