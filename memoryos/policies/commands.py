@@ -11,6 +11,7 @@ a word found anywhere in the line.
 from __future__ import annotations
 
 from memoryos.policies.commands_forms import (
+    host_login_form,
     project_path_form,
     ssh_login_form,
     subject,
@@ -48,6 +49,7 @@ __all__ = [
     "Simple",
     "command_kind",
     "essential",
+    "host_login_form",
     "is_read",
     "is_rehearsal",
     "is_trivial",

@@ -13,12 +13,15 @@ from memoryos.policies.commands_kinds import kind_of
 from memoryos.policies.commands_parse import parts
 from memoryos.policies.commands_targets import Simple
 
-# `--email X`, `--account=X`, `--account-name X`: who logs in, not what can be reached.
+# `--email X`, `--account=X`, `--account-name X`, `--client-id X`: who logs in (a person, or an app
+# registration's public id: an OAuth client id is no secret, yet a random one has a token's shape),
+# not what can be reached.
 _IDENTITY_FLAG = re.compile(
-    r"(?P<flag>(?<!\S)--?(?:[\w-]+-)?(?P<what>e-?mail|account)(?:-name)?)(?P<sep>=|\s+)"
+    r"(?P<flag>(?<!\S)--?(?:[\w-]+-)?(?P<what>e-?mail|account|client-?id|app-?id)(?:-name)?)(?P<sep>=|\s+)"
     r"(?P<q>[\"']?)(?!-|<)[^\s\"')]+(?P=q)",
     re.IGNORECASE,
 )
+_IDENTITIES = {"account": "account", "clientid": "client-id", "appid": "app-id"}
 _EMAIL = re.compile(r"(?<![^\s=\"'])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?=[\s\"')]|$)")
 
 
@@ -28,7 +31,7 @@ def without_identity(command: str) -> str:
     is that the CLI can log in, and the no-store rule rightly refuses a person's address. A login
     name at a host (`ssh ops@bastion`) is spelt apart by `ssh_login_form` before this is asked."""
     command = _IDENTITY_FLAG.sub(
-        lambda m: f"{m['flag']}{m['sep']}<{'account' if m['what'].lower() == 'account' else 'email'}>",
+        lambda m: f"{m['flag']}{m['sep']}<{_IDENTITIES.get(m['what'].lower().replace('-', ''), 'email')}>",
         command,
     )
     return _EMAIL.sub("<email>", command)
@@ -141,8 +144,16 @@ def ssh_login_form(command: str) -> str:
     command = _PRINCIPAL.sub(lambda m: m[1] + m[2], command)
     command = _AWS_PASSWORD.sub(lambda m: f"aws{m[3]} {m[1]} {m[2]}", command)
     command = _REFERENCE_LAST.sub(lambda m: m[2] + m[1], command)
+    return without_identity(host_login_form(command))
+
+
+def host_login_form(command: str) -> str:
+    """The command with each login name at a host spelt apart as its program takes it (`ssh ops@bastion`
+    as `ssh -l ops bastion`, see `ssh_login_form`), and nothing else changed: a deploy that ends with
+    `ssh robot@host sudo systemctl restart app` keeps every other word, so the no-store rule still
+    reads any address or password the line carries."""
     forms = {_LOGIN_FORMS.get(p.program) for p in parts(command)} - {None}
     if len(forms) != 1:  # no ssh-family program, or several that spell a login differently
-        return without_identity(command)
+        return command
     form = str(forms.pop())
-    return without_identity(_LOGIN_AT.sub(lambda m: form.format(user=m[1], host=m[2]), command))
+    return _LOGIN_AT.sub(lambda m: form.format(user=m[1], host=m[2]), command)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from memoryos.policies import commands_ecosystems as ecosystems
 from memoryos.policies import commands_fields as fields
 from memoryos.policies import commands_ops as ops
+from memoryos.policies import commands_platforms as platforms
 from memoryos.policies import commands_targets as targets
 from memoryos.policies import commands_vocab as vocab
 from memoryos.policies.commands_reads import is_read, is_rehearsal
@@ -296,7 +297,8 @@ KINDS: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
 def kind_of(part: Simple) -> str | None:
     if is_read(part) or is_rehearsal(part):
         return None
-    found = fields.kind(part) or next((kind for kind, applies in KINDS if applies(part)), None)
+    found = fields.kind(part) or platforms.kind(part)
+    found = found or next((kind for kind, applies in KINDS if applies(part)), None)
     found = found or ops.kind(part, task_kind)  # configuration runs, pipelines, mobile, fan-out shells
     if found is not None or part.program in TASK_RUNNERS or part.program in ops.OWN_WORDS:
         return found  # a task runner's words are task names, judged above

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from memoryos.policies import commands_ecosystems as ecosystems
 from memoryos.policies import commands_ops as ops
+from memoryos.policies import commands_platforms as platforms
 from memoryos.policies import commands_vocab as vocab
 from memoryos.policies.commands_targets import Simple
 from memoryos.policies.commands_tasks import TASK_RUNNERS, task_kind
@@ -21,7 +22,8 @@ READ_PROGRAMS = frozenset(
     "exit open code vi vim nvim nano emacs ps top htop uptime free uname hostname jq yq sort uniq cut awk "
     "sed diff cmp locate tldr help alias source export set unset sleep watch lsof netstat ss ping dig "
     "nslookup host traceroute touch mkdir cp mv rm ln chmod chown tar unzip zip gzip gunzip xargs tee "
-    "realpath basename dirname column nl od xxd hexdump strings md5sum sha256sum shasum test [".split()
+    "realpath basename dirname column nl od xxd hexdump strings md5sum sha256sum shasum test [ "
+    "lsb_release".split()
 )
 # Subcommands that only read, for programs that can also act.
 READ_SUBCOMMANDS: dict[str, frozenset[str]] = {
@@ -78,12 +80,21 @@ def _asks_help(args: Sequence[str], index: int) -> bool:
     return arg in ("--help", "-?", "/?")
 
 
-def is_read(part: Simple) -> bool:
-    if part.script and task_kind(part.program):
-        return False  # `.\test.bat`, `./test.sh`: the project's script, not the shell's `test`
-    if part.program in READ_PROGRAMS or (part.program, " ".join(part.words[:2]).lower()) in READ_PAIRS:
+def _listed_read(part: Simple) -> bool:
+    """A read by the tables: a read program or pair, a help or version request, a PowerShell read,
+    or upkeep (`drush cache:rebuild`, `wp cache flush`: no action to repeat)."""
+    pair = (part.program, " ".join(part.words[:2]).lower())
+    if part.program in READ_PROGRAMS or pair in READ_PAIRS or part.program in vocab.PS_READ_CMDLETS:
         return True
-    if _help_or_version(part) or part.program in vocab.PS_READ_CMDLETS or ops.xcode_read(part):
+    return _help_or_version(part) or ops.xcode_read(part) or platforms.routine_upkeep(part)
+
+
+def is_read(part: Simple) -> bool:
+    if (part.script and task_kind(part.program)) or platforms.tested_validation(part):
+        # `.\test.bat`, `./test.sh`: the project's script, not the shell's `test`;
+        # `sf project deploy validate --test-level RunLocalTests` runs the org's tests
+        return False
+    if _listed_read(part):
         return True
     cmdlet = vocab.verb_noun(part.program)
     if cmdlet is not None and cmdlet[0] in vocab.PS_READ_VERBS and part.program not in vocab.PS_CMDLETS:

@@ -64,7 +64,15 @@ def task_of(part: Simple) -> str | None:
     if not words:
         return "build" if part.program in ("make", "gmake", "nmake") else None
     target = words[0].split(":")[-1] if part.program in ("nx", "turbo") else words[0]
+    if part.program in _JS_RUNNERS and target in _MIX_BUILDS:
+        return "build"
     return task_kind("test" if (part.program, target) == ("npm", "t") else target)  # `npm t`
+
+
+#: Laravel Mix's package.json names its production build `production` (`prod`): `npm run production`
+#: compiles the assets (a deploy script is named `deploy:production`, read by its first word).
+_MIX_BUILDS = frozenset({"production", "prod"})
+_JS_RUNNERS = frozenset({"npm", "yarn", "pnpm", "bun"})
 
 
 def _named_task(part: Simple) -> str | None:
