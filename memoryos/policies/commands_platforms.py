@@ -175,8 +175,11 @@ def _app_pool(part: Simple) -> bool:
     return part.program == "appcmd" and words[:1] in (["recycle"], ["start"]) and words[1:2] == ["apppool"]
 
 
-_TAG_PATH = re.compile(r"(?:^\^?/|://)\S*/tags/v?\d[\w.-]*/?$")
+_TAG_PATH = re.compile(r"(?:^\^/|://\S*/)(?:\S*/)?tags/v?\d[\w.-]*/?$")
 _TAGGING = re.compile(r"^\s*(?:tagging|tagged|tag)\s+(?:version\s+|release\s+)?v?\d+(?:\.\d+)+\S*\s*$", re.I)
+
+
+_SVN_VALUED = _set("-m --message -F --file --username --password -r --revision --config-dir")
 
 
 def _svn_tag(part: Simple) -> bool:
@@ -186,7 +189,11 @@ def _svn_tag(part: Simple) -> bool:
     if part.program != "svn":
         return False
     sub = part.sub()
-    if sub in ("cp", "copy") and part.words[1:] and _TAG_PATH.search(part.words[-1]):
+    args = part.args
+    targets = [
+        a for i, a in enumerate(args) if not a.startswith("-") and (not i or args[i - 1] not in _SVN_VALUED)
+    ]
+    if sub in ("cp", "copy") and len(targets) > 2 and _TAG_PATH.search(targets[-1]):
         return True
     message = _flag(part.args, ("-m", "--message")) or ""
     return sub in ("ci", "commit") and bool(_TAGGING.match(message))
