@@ -13,6 +13,7 @@ when tests were asked for, a Graph call only when it POSTs an assignment.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from memoryos.policies import commands_ecosystems as ecosystems
 from memoryos.policies.commands_fields import site_words
@@ -209,17 +210,43 @@ _PAIRS = {
 }
 
 
+#: A stack of infrastructure created or changed from its template (`openstack stack update -t
+#: stack.yaml web`, OpenStack Heat's counterpart of CloudFormation's `update-stack`); `stack list`,
+#: `stack show` and `stack delete` are not.
+_STACK_CHANGES = _set("create update deploy up apply")
+
+
+def _stack_change(part: Simple) -> bool:
+    words = [w.lower() for w in part.words[:2]]
+    return (
+        words[:1] == ["stack"]
+        and words[1:2] != []
+        and words[1] in _STACK_CHANGES
+        and part.program not in (ecosystems.NOT_GENERIC - {"docker", "podman"})
+    )
+
+
+def _keystone_token(part: Simple) -> bool:
+    """`openstack token issue`: Keystone issues a token, so the credentials in the environment log in."""
+    return part.program == "openstack" and [w.lower() for w in part.words[:2]] == ["token", "issue"]
+
+
+#: Each platform's shape with the kind it gives, the most telling first.
+_SHAPES: tuple[tuple[str, Callable[[Simple], bool]], ...] = (
+    ("test", tested_validation),
+    ("publish", _package_promote),
+    ("publish", _svn_tag),
+    ("deploy", _intune_assignment),
+    ("deploy", _app_pool),
+    ("deploy", _stack_change),
+    ("db_connect", _site_database),
+    ("db_connect", sql_query),
+    ("build", _installer),
+    ("auth", _keystone_token),
+)
+
+
 def kind(part: Simple) -> str | None:
     """The kind one of this module's platforms gives `part`, or None."""
     found = _PAIRS.get((part.program, part.sub()))
-    if found is not None:
-        return found
-    if tested_validation(part):
-        return "test"
-    if _package_promote(part) or _svn_tag(part):
-        return "publish"
-    if _intune_assignment(part) or _app_pool(part):
-        return "deploy"
-    if _site_database(part) or sql_query(part):
-        return "db_connect"
-    return "build" if _installer(part) else None
+    return found or next((name for name, applies in _SHAPES if applies(part)), None)

@@ -80,6 +80,9 @@ _POSITIVES = [
     ('svn commit -m "Tagging version 4.0.1"', "publish"),
     ("qcon localhost:5010", "db_connect"),
     ("qcon tickhost.internal:5001:analyst", "db_connect"),
+    ("openstack stack update -t stack.yaml web", "deploy"),
+    ("openstack stack create -t heat/app.yaml --parameter env=prod app", "deploy"),
+    ("openstack token issue", "auth"),
 ]
 
 
@@ -132,6 +135,10 @@ def test_a_failure_is_never_a_candidate(command: str, kind: str) -> None:
         "bloom-generate rosdebian --ros-distro jazzy",
         "lsb_release -cs",
         "git-release",
+        "openstack stack list",
+        "openstack stack show web",
+        "openstack stack delete web --yes",
+        "openstack token revoke abc",
     ],
 )
 def test_their_reads_upkeep_and_lookalikes_are_not_candidates(command: str) -> None:
