@@ -273,6 +273,9 @@ NOT_STANDING = re.compile(
     r"|^(?:immer|nie|niemals)\s+(?:\w+\s+(?:ich|wir)\b|(?:klappt|funktioniert|geht|passiert|hängt|crasht|"
     r"dasselbe|das gleiche|der gleiche|die gleiche)\b)"
     r"|\b(?:for now|just this once|this (?:one )?time|right now|for today|today only|for the moment)\b"
+    # scoped to one piece of work: "Don't bother with the snapshot tests for this PR"
+    r"|\b(?:for|in|on)\s+this\s+(?:pr|pull request|mr|merge request|branch|commit|change|changeset|"
+    r"ticket|issue|task|hotfix|patch|release|run|build|deploy(?:ment)?)\b"
     r"|\?\s*$",
     re.IGNORECASE,
 )
@@ -323,7 +326,8 @@ def _shipped(event: Event) -> Candidate | None:
     subject = _subject(event, command)
     if subject is None:
         return None
-    how = f" with `{command}`" if command else ""
+    # `rsync ... && ssh robot@host sudo systemctl restart x`: a login name at a host, spelt `-l robot host`
+    how = f" with `{commands.host_login_form(command)}`" if command else ""
     body = f"{event.type}{subject[1]}{how}"
     return Candidate("capability", f"{event.type}:{slug(subject[0])}", body, _success_proof(event))
 

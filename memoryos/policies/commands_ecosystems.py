@@ -39,7 +39,7 @@ VERBS: dict[str, str] = {
 READ_VERBS = _set(
     "list ls get describe show status logs log history info inspect view diff plan validate whoami "
     "version help search explain outdated events tail watch preview template doctor print cat find "
-    "wait browse open current config env printenv ps top"
+    "wait browse open current config env printenv ps top report"
 )
 #: Verbs after which the words are arguments (`<tool> install deploy-helper`), or that act on the
 #: tool's own setup, not on a target (`create`, `init`, `delete`, `remove`, `cancel`).
@@ -171,7 +171,7 @@ def path_read(part: Simple) -> bool:
 
 
 #: Reads after an action word make it a noun: `bundle validate`, `release list`, `deploy status`.
-_CLEAR_READS = _set("list ls status history validate describe diff plan get show inspect")
+_CLEAR_READS = _set("list ls status history validate describe diff plan get show inspect report")
 
 
 _RUNS = _set("run execute apply deploy start trigger")

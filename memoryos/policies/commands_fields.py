@@ -45,10 +45,19 @@ def _odoo(part: Simple) -> bool:
     return bool(flags & {"-u", "--update", "-i", "--init"}) and bool(flags & {"-d", "--database"})
 
 
+def site_words(part: Simple) -> tuple[str, ...]:
+    """A site CLI's words without its site alias: `wp @production plugin update` is about `plugin
+    update`, `drush @prod cim` about `cim` (WP-CLI and Drush both name a site `@alias` first)."""
+    words = tuple(w.lower() for w in part.words)
+    while words and words[0].startswith("@"):
+        words = words[1:]
+    return words
+
+
 def _cms(part: Simple) -> bool:
     if _odoo(part):
         return True
-    words = tuple(w.lower() for w in part.words[:2])
+    words = site_words(part)[:2]
     if part.program == "wp":
         return len(words) == 2 and words[0] in _WP_OBJECTS and words[1] in _WP_CHANGES
     if part.program == "drush":
@@ -223,7 +232,17 @@ def _registry_copy(part: Simple) -> bool:
 
 # -- programs named for their action ---------------------------------------------------------------
 
-_NAMED_ACTIONS = {"make": "build", "build": "build", "test": "test", "tests": "test", "deploy": "deploy"}
+_NAMED_ACTIONS = {
+    "make": "build",
+    "build": "build",
+    "test": "test",
+    "tests": "test",
+    "deploy": "deploy",
+    "release": "publish",  # `bloom-release`, `semantic-release`: a release tool releases
+}
+#: A first word that makes a `*-release` program a step before the release (`prepare-release`,
+#: `check-release`), not the release itself.
+_BEFORE_RELEASE = _set("prepare pre create make new draft bump check verify validate lint plan list show get")
 _NAME_TOKENS = re.compile(r"[_-]")
 
 
@@ -235,6 +254,8 @@ def _named_program(part: Simple) -> str | None:
     tokens = _NAME_TOKENS.split(part.program)
     if len(tokens) < 2 or not all(tokens):
         return None
+    if tokens[-1] == "release" and (tokens[0] in _BEFORE_RELEASE or not part.args):
+        return None  # `prepare-release`; a release tool run bare mostly prints its usage
     return _NAMED_ACTIONS.get(tokens[-1])
 
 

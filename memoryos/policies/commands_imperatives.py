@@ -142,10 +142,37 @@ _HINDI = re.compile(r"(?:हमेशा|कभी (?:भी )?(?:नहीं|�
 _CJK = re.compile(r"(?:常に|いつも).*(?:ください|下さい|すること)|一定要|总是要|總是要|始终要|必须要")
 _CJK_NOT = re.compile(r"[?？]\s*$|今回|今日|这次|這次|今天")
 
+#: Arabic: "never" with a prohibition (`لا تـ...` is "do not", said to the listener: `لا أ...` is the
+#: speaker's "I do not"), "always" or "from now on" before an order; a pronoun first, or a verb of the
+#: speaker or of a thing after "always" ("دائماً أنسى", I always forget), states a fact.
+_ARABIC_NEVER = re.compile(
+    r"(?:^|\s)لا\s+ت\S+.*(?:أبداً|أبدا|ابدا|إطلاقاً|إطلاقا|مطلقاً|مطلقا)|(?:أبداً|أبدا)\s+لا\s+ت"
+)
+_ARABIC_ALWAYS = re.compile(
+    r"(?:دائماً|دائما|من الآن فصاعداً|من الآن فصاعدا|من الآن|بعد الآن|في كل مرة)\s+(?![أنيت])\S"
+)
+_ARABIC_STATEMENT = re.compile(r"^(?:أنا|انا|نحن|هو|هي|هم|هذا|هذه|ذلك|كان|كانت|إنه|إنها|لماذا|هل)\s")
+#: Hebrew: "never" with a prohibition (`אל ת...`), "always" or "from now on" before an order; a
+#: pronoun first states a fact ("אני תמיד שוכח", I always forget).
+_HEBREW_ORDER = re.compile(
+    r"(?:אף פעם|לעולם|בשום מקרה)\s+(?:אל|לא)\s+ת\S+|(?:^|\s)אל\s+ת\S+.*(?:אף פעם|לעולם|בשום מקרה)|"
+    r"(?:^|\s)(?:תמיד|מעכשיו|מעתה|מהיום והלאה|מהיום)\s+(?:ו?)(?:ת\S+|ה\S+|ל\S+)"
+)
+_HEBREW_STATEMENT = re.compile(r"^(?:אני|אנחנו|הוא|היא|הם|הן|זה|זו|זאת|היה|הייתה|למה|האם)\s")
+
+
+def _semitic_order(text: str) -> bool:
+    """A standing order in Arabic or Hebrew (see the patterns above)."""
+    if _ARABIC_STATEMENT.match(text) or _HEBREW_STATEMENT.match(text):
+        return False
+    if _ARABIC_NEVER.search(text) or _ARABIC_ALWAYS.search(text):
+        return True
+    return bool(_HEBREW_ORDER.search(text))
+
 
 def foreign_order(text: str) -> bool:
     """A standing order in one of this module's other languages (see the module's docstring)."""
-    if _KOREAN.search(text) or _HINDI.search(text):
+    if _KOREAN.search(text) or _HINDI.search(text) or _semitic_order(text):
         return True
     if _CJK.search(text) and not _CJK_NOT.search(text):
         return True

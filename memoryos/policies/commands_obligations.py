@@ -225,11 +225,25 @@ _LABELLED = re.compile(
 )
 
 
+#: A rule talked about, not stated: "The team rule is unclear to me", "I don't get our branch policy",
+#: "That house rule seems outdated" (a rule named is no order unless the sentence says what it is).
+_ABOUT_A_RULE = re.compile(
+    r"\b(?:rule|policy|convention|order|instruction)s?\s+(?:is|are|was|were|seems?|feels?|sounds?|looks?)\s+"
+    r"(?:(?:so|too|very|really|quite|a bit|kind of|still|pretty|totally|not)\s+)*"
+    r"(?:unclear|confusing|vague|ambiguous|annoying|silly|stupid|dumb|weird|strange|odd|outdated|old|new|"
+    r"different|wrong|broken|strict|harsh|unfair|overkill|excessive|pointless|"
+    r"hard|difficult|complicated|a pain|a mystery|news)\b"
+    r"|\b(?:don['’]?t|do not|didn['’]?t|did not|never)\s+(?:get|understand|know|like|remember|follow|see)\s+"
+    r"(?:the|our|this|that|your|their|team|house)\s+(?:\w+\s+)?(?:rule|policy|convention)s?\b",
+    _FLAGS,
+)
+
+
 def obligation(text: str) -> bool:
     """True when `text` states a standing obligation (see the module's docstring)."""
     if languages.foreign_standing(text) or imperatives.foreign_order(text) or _LABELLED.match(text):
         return True
-    if _PERMANENT.search(text) or _MODAL_GENERAL.search(text):
+    if (_PERMANENT.search(text) and not _ABOUT_A_RULE.search(text)) or _MODAL_GENERAL.search(text):
         return True
     if _HOUSE_HABIT.match(text) or _KEEP_OUT.match(text) or _ADVERB_ORDER.match(text):
         return True

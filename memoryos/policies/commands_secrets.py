@@ -74,6 +74,14 @@ SECRET_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"\bisql\b(?:\s+-\w+)*\s+[^-\s]\S*\s+[^-\s]\S*\s+" + _NOT_A_REFERENCE + r"[^-\s]\S*"),
     ),
     ("secret:password_flag", re.compile(r"\bvsql\b.*\s-w\s*" + _NOT_A_REFERENCE + r"(?=[^\s`-])\S+")),
+    # Apple's uploaders take the Apple ID's (app-specific) password as -p: `xcrun altool -u x -p VALUE`
+    # (`-p @keychain:NAME` names a keychain item)
+    (
+        "secret:password_flag",
+        re.compile(
+            r"\b(?:altool|itmstransporter|iTMSTransporter)\b.*\s-p\s*" + _NOT_A_REFERENCE + r"(?=[^\s`-])\S+"
+        ),
+    ),
     # knife's -P is the ssh or WinRM password (`knife ssh`, `knife winrm`, `knife bootstrap`)
     ("secret:password_flag", re.compile(r"\bknife\b.*\s-P\s*" + _NOT_A_REFERENCE + r"(?=[^\s`-])\S+")),
     # the short flag is the password or token of these publishers (`twine upload -p`, `vsce publish -p`,

@@ -43,8 +43,9 @@ BUILD_PROGRAMS = _set(
     "mingw32-make premake5 qmake b2 bjam earthly zola mdbook eleventy"
 )
 #: Subcommands that build, for any tool whose first word names an action (`go build`, `sam build`,
-#: `packer build`, `mix compile`, `helm package`, `nix build`, `pants package`).
-BUILD_SUBCOMMANDS = _set("build compile assemble package dist uberjar bud")
+#: `packer build`, `mix compile`, `helm package`, `nix build`, `pants package`, `cdk synth`: CDKs
+#: synthesize their templates).
+BUILD_SUBCOMMANDS = _set("build compile assemble package dist uberjar bud synth")
 
 # -- publishing ---------------------------------------------------------------------------------------
 
@@ -109,13 +110,14 @@ APPLY_PAIRS: frozenset[tuple[str, str]] = frozenset(
 # -- databases ----------------------------------------------------------------------------------------
 
 #: Database shells of every big vendor (PostgreSQL, MySQL, Oracle, SQL Server, Db2, SAP HANA,
-#: Teradata, Vertica, Cassandra, Neo4j, MongoDB, Redis, Snowflake, Hive/Impala/Trino, ...).
+#: Teradata, Vertica, Cassandra, Neo4j, MongoDB, Redis, Snowflake, Hive/Impala/Trino, kdb+'s `qcon`,
+#: Memgraph, NebulaGraph, ...).
 DB_PROGRAMS = _set(
     "psql pgcli mysql mariadb mycli mysqlsh mongosh mongo redis-cli valkey-cli keydb-cli sqlite3 litecli "
     "sqlcmd osql isql tsql bcp sqlcl mssql-cli ssms cqlsh clickhouse-client snowsql usql duckdb sqlplus rman "
     "db2 clpplus hdbsql bteq vsql cypher-shell cbq beeline impala-shell spark-sql trino presto "
     "presto-cli influx sqlline exaplus isql-fb dbaccess cockroach-sql nzsql ysqlsh gsql spanner-cli "
-    "dbsqlcli hive mysqladmin mongostat mongotop tnsping"
+    "dbsqlcli hive mysqladmin mongostat mongotop tnsping qcon mgconsole nebula-console"
 )
 #: `clickhouse client`, `snow sql`, `cockroach sql`, `bq query`, `heroku pg:psql`, `rails dbconsole`.
 DB_PAIRS: frozenset[tuple[str, str]] = frozenset(

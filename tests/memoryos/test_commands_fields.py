@@ -74,7 +74,6 @@ def test_field_families_are_recognised(command: str, kind: str) -> None:
         "wp theme list",
         "wp plugin get akismet --field=version",
         "drush cr",
-        "drush sql:query 'select count(*) from users'",
         "odoo -c /etc/odoo/live.conf --database=live",
         "platformio run --environment nucleo_f401re --target clean",
         "make flash-info",

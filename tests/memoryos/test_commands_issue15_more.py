@@ -68,7 +68,6 @@ def test_fifth_corpus_families_are_recognised(command: str, kind: str) -> None:
         "rclone sync gdrive:photos ./photos",  # a download
         "rclone sync ~/Documents b2:backup",  # a backup, not a site
         "rclone lsd r2:",
-        "wp db export backup.sql",
         "php artisan db:seed",
         "php artisan migrate",
         "cabal upload dist-newstyle/sdist/mylib-0.3.tar.gz",  # a candidate, not a release
