@@ -233,12 +233,16 @@ class PostgresStore(PostgresSearch, Store):
 
     @contextmanager
     def read(self) -> Iterator[PostgresTransaction]:
-        """A consistent snapshot for reads (REPEATABLE READ, READ ONLY); nothing is committed."""
+        """A consistent snapshot for reads (REPEATABLE READ, READ ONLY); nothing is written."""
         with self._translated():
             conn = self._pipelined("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:
                 yield PostgresTransaction(conn, self.chain_id, self.key, self._clock, writing=False)
-                conn.finish("ROLLBACK")  # with the pipeline's last Sync: one round trip
+                # COMMIT, not ROLLBACK: the same for a read-only transaction, but psycopg empties its
+                # prepared-statement cache on a ROLLBACK new to that cache, and the cache forgets
+                # ROLLBACK itself then: once one lost seal (ROLLBACK TO SAVEPOINT) emptied it, every
+                # read did again, and a connection prepared its statements anew every few calls.
+                conn.finish("COMMIT")  # with the pipeline's last Sync: one round trip
             finally:
                 self.round_trips += conn.round_trips
                 self._release(conn)
