@@ -36,7 +36,7 @@ from memoryos.store.base import Store
 from memoryos.store.postgres_errors import describe, is_lost_connection, translate
 from memoryos.store.postgres_schema import MIGRATIONS
 from memoryos.store.postgres_search import PostgresSearch
-from memoryos.store.postgres_tx import APPLICATION, Marked, PostgresTransaction, prepares_safely
+from memoryos.store.postgres_tx import APPLICATION, Marked, PostgresTransaction, ReadAhead, prepares_safely
 from memoryos.store.schema import SCHEMA_VERSION
 from memoryos.store.sql_search import integrity
 from receipts import ReceiptError
@@ -86,6 +86,7 @@ class PostgresStore(PostgresSearch, Store):
         self.seal_conflicts = 0  # optimistic seals done again on the locked chain head
         self.chain_id = ""
         self.key = b""
+        self._ahead = ReadAhead()  # what the write transactions' promotions read after their claim
         self._pool: ConnectionPool[psycopg.Connection[Any]] | None = None
         try:
             self._pool = ConnectionPool(
@@ -199,7 +200,9 @@ class PostgresStore(PostgresSearch, Store):
             begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
             conn = self._pipelined(begin, *(["SET LOCAL synchronous_commit = off"] if lazy else []))
             try:
-                tx = PostgresTransaction(conn, self.chain_id, self.key, self._clock, writing=True)
+                tx = PostgresTransaction(
+                    conn, self.chain_id, self.key, self._clock, writing=True, ahead=self._ahead
+                )
                 self._local.conn = conn
                 try:
                     yield tx
@@ -233,12 +236,16 @@ class PostgresStore(PostgresSearch, Store):
 
     @contextmanager
     def read(self) -> Iterator[PostgresTransaction]:
-        """A consistent snapshot for reads (REPEATABLE READ, READ ONLY); nothing is committed."""
+        """A consistent snapshot for reads (REPEATABLE READ, READ ONLY); nothing is written."""
         with self._translated():
             conn = self._pipelined("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:
                 yield PostgresTransaction(conn, self.chain_id, self.key, self._clock, writing=False)
-                conn.finish("ROLLBACK")  # with the pipeline's last Sync: one round trip
+                # COMMIT, not ROLLBACK: the same for a read-only transaction, but psycopg empties its
+                # prepared-statement cache on a ROLLBACK new to that cache, and the cache forgets
+                # ROLLBACK itself then: once one lost seal (ROLLBACK TO SAVEPOINT) emptied it, every
+                # read did again, and a connection prepared its statements anew every few calls.
+                conn.finish("COMMIT")  # with the pipeline's last Sync: one round trip
             finally:
                 self.round_trips += conn.round_trips
                 self._release(conn)

@@ -14,7 +14,7 @@ from psycopg_pool import PoolTimeout
 from memoryos.errors import DiskFull, MemoryOSError, ReadOnlyStore, StoreBusy, StoreError
 from memoryos.store.location import describe
 
-__all__ = ["describe", "is_lost_connection", "translate"]
+__all__ = ["describe", "guard", "is_lost_connection", "translate"]
 
 #: Contention that the same transaction, started again later, would likely get through.
 _CONTENDED = (pg.SerializationFailure, pg.DeadlockDetected, pg.LockNotAvailable, pg.QueryCanceled)
@@ -71,8 +71,32 @@ _MEANINGS: tuple[tuple[tuple[type[BaseException], ...], type[StoreError], str], 
 )
 
 
+#: How a failed guard's error begins: what follows is the guard's message.
+GUARD_MARK = "memoryos guard: "
+
+
+def guard(condition: str, message: str) -> str:
+    """A SQL expression that fails its statement, and so the transaction, unless `condition` holds:
+    an invariant the server checks in a statement sent with the COMMIT, where the client would
+    wait a round trip for the answer to check it. PostgreSQL has no RAISE outside PL/pgSQL, so it
+    fails as a cast of `message` to an integer; translate() reports it as a StoreError saying
+    `message` (content-free: a constant). `condition` must not be constant (a constant CASE arm
+    is folded, and would fail, at planning): an aggregate or a subquery."""
+    return f"CAST(CASE WHEN {condition} THEN '0' ELSE '{GUARD_MARK}{message}' END AS INTEGER)"
+
+
+def _guard_message(exc: BaseException) -> str | None:
+    if not isinstance(exc, pg.InvalidTextRepresentation):
+        return None
+    _, mark, message = (exc.diag.message_primary or "").partition(GUARD_MARK)
+    return message.rstrip('"') if mark else None
+
+
 def translate(exc: BaseException, where: str, doing: str) -> MemoryOSError:
     """The StoreError for a driver or pool error met while `doing` (e.g. "nothing was written")."""
+    guarded = _guard_message(exc)
+    if guarded:
+        return StoreError(f"{doing}: {guarded}")
     for kinds, error, template in _MEANINGS:
         if isinstance(exc, kinds):
             message = template.format(where=where, name=type(exc).__name__, primary=_primary(exc))

@@ -20,8 +20,8 @@ import psycopg
 
 from memoryos.errors import StoreError
 from memoryos.store.base import Transaction
-from memoryos.store.postgres_errors import is_lost_connection
-from memoryos.store.rows import Segment, Unit
+from memoryos.store.postgres_errors import guard, is_lost_connection
+from memoryos.store.rows import Segment, SegmentHead, Unit
 from memoryos.store.sql_common import CommonRows
 from memoryos.store.sql_rows import INSERT_UNIT, PAGE_COLUMNS, page_update, row_of, sources_of
 from memoryos.store.sql_segments import SELECT_SEGMENT, segment_of_row
@@ -378,12 +378,23 @@ _INSERT_SOURCES = (
 )
 
 
-#: _TURNS_INTO_PAGES and the pages' lineage (_INSERT_SOURCES) in one statement, answering how
-#: many turns it moved (the tables differ and no row of unit_sources is another writer's: the
-#: pages' memory ids are new).
+#: Every turn of the promotion moved (its parameter: how many): else the transaction fails. The
+#: pages are sent with the COMMIT (nobody waits for their answer), so the server checks it.
+_ALL_MOVED = guard(
+    "count(*) = CAST(? AS INTEGER)", "a turn left STM during its own promotion; the promotion is rolled back"
+)
+_TURNS_INTO_PAGES_GUARDED = f"WITH moved AS ({_TURNS_INTO_PAGES} RETURNING 1) SELECT {_ALL_MOVED} FROM moved"
+#: _TURNS_INTO_PAGES and the pages' lineage (_INSERT_SOURCES) in one statement, guarded the same
+#: way (the tables differ and no row of unit_sources is another writer's: the pages' memory ids
+#: are new).
 _TURNS_INTO_PAGES_WITH_SOURCES = (
     f"WITH moved AS ({_TURNS_INTO_PAGES} RETURNING 1), sourced AS ({_INSERT_SOURCES})"
-    " SELECT count(*) FROM moved"
+    f" SELECT {_ALL_MOVED} FROM moved"
+)
+#: sql_segments.open_segment_heads's statement, read ahead with a promotion's claim (ReadAhead).
+_OPEN_HEADS = (
+    "SELECT segment_id, version, created_at, pages FROM segments"
+    " WHERE user_scope = ? AND assistant_scope = ? AND pages < ?"
 )
 #: A promotion's claim (stm_rowids).
 _CLAIM = (
@@ -443,6 +454,19 @@ def _head_of(chain_id: str, row: Sequence[Any]) -> ChainHead:
     return ChainHead(chain_id, int(row[0]), str(row[1])) if row[0] else ChainHead(chain_id)
 
 
+class ReadAhead:
+    """What a store's promotions read right after their claim: the open segments under the page
+    limit they asked with last (`max_pages`). The next claim sends that read with it, in its own
+    round trip; the read's snapshot is still taken after the claim's row locks are granted (the
+    statements of a pipeline run one after another), so it sees what a promotion it waited for
+    committed."""
+
+    __slots__ = ("max_pages",)
+
+    def __init__(self) -> None:
+        self.max_pages: int | None = None
+
+
 class PostgresTransaction(CommonRows, Transaction):
     """Domain operations inside one transaction. Receipts are sealed just before COMMIT.
 
@@ -467,8 +491,12 @@ class PostgresTransaction(CommonRows, Transaction):
         clock: Callable[[], datetime],
         *,
         writing: bool,
+        ahead: ReadAhead | None = None,
     ):
         self._conn = conn
+        self._ahead = ahead
+        #: The open segment heads read with the claim: (arguments, its statement, statements sent then).
+        self._heads_ahead: tuple[tuple[str, str, int], Sent, int] | None = None
         self._writing = writing
         self._chain_id = chain_id
         self._key = key
@@ -598,18 +626,16 @@ class PostgresTransaction(CommonRows, Transaction):
         # has the turn's body, key and kind, hence its postings, under the same rowid. A turn that
         # another transaction promoted meanwhile no longer matches `tier = 'stm'` once its lock
         # is released, so it is counted missing and this promotion rolls back.
+        # Nothing of this promotion reads what it writes before the COMMIT, so it goes with the
+        # COMMIT's round trip, the count of moved turns checked by the server (_ALL_MOVED).
         if not moves:
             return
-        updates = [page_update(rowid, page) for rowid, page in moves]
+        updates = _json_rows([page_update(rowid, page) for rowid, page in moves])
         sources = [pair for _, u in moves for pair in sources_of(u)]
         if sources:
-            statement = (_TURNS_INTO_PAGES_WITH_SOURCES, (_json_rows(updates), _json_rows(sources)))
-            row = self._conn.execute(*statement).fetchone()
-            moved = -1 if row is None else int(row[0])
+            self._conn.later(_TURNS_INTO_PAGES_WITH_SOURCES, (updates, _json_rows(sources), len(moves)))
         else:
-            moved = self._conn.execute(_TURNS_INTO_PAGES, (_json_rows(updates),)).rowcount
-        if moved != len(moves):
-            raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
+            self._conn.later(_TURNS_INTO_PAGES_GUARDED, (updates, len(moves)))
 
     def _add_sources(self, pairs: Sequence[tuple[str, str]]) -> None:
         if pairs:
@@ -634,12 +660,35 @@ class PostgresTransaction(CommonRows, Transaction):
         if not memory_ids:
             return {}
         claim = (user, assistant, list(memory_ids))
-        if not self._peeks_now():
-            return {str(m): int(r) for m, r in self._conn.execute(_CLAIM, claim)}
-        self._reads_head = False  # this statement reads it (when it claims any turn)
-        rows = self._conn.execute(_CLAIM_PEEKING, (self._chain_id, *claim)).fetchall()
-        self._head_read = rows[0][2:] if rows else None
+        peeking = self._peeks_now()
+        if peeking:
+            self._reads_head = False  # this statement reads it (when it claims any turn)
+            sent = self._conn.later(_CLAIM_PEEKING, (self._chain_id, *claim))
+        else:
+            sent = self._conn.later(_CLAIM, claim)
+        self._read_heads_ahead(user, assistant)
+        self._conn.sync()
+        rows = sent.cursor.fetchall()
+        if peeking:
+            self._head_read = rows[0][2:] if rows else None
         return {str(row[0]): int(row[1]) for row in rows}
+
+    def _read_heads_ahead(self, user: str, assistant: str) -> None:
+        max_pages = None if self._ahead is None else self._ahead.max_pages
+        if max_pages is not None:
+            sent = self._conn.later(_OPEN_HEADS, (user, assistant, max_pages))
+            self._heads_ahead = ((user, assistant, max_pages), sent, self._conn.statements)
+
+    def open_segment_heads(self, user: str, assistant: str, max_pages: int) -> list[SegmentHead]:
+        """Answered by the read sent with the claim when it asked the same and no statement was
+        sent since (nothing of this transaction changed the segments in between)."""
+        if self._ahead is not None:
+            self._ahead.max_pages = max_pages
+        ahead, self._heads_ahead = self._heads_ahead, None
+        asked = (user, assistant, max_pages)
+        if ahead is None or ahead[0] != asked or ahead[2] != self._conn.statements or not ahead[1].answered:
+            return super().open_segment_heads(user, assistant, max_pages)
+        return [SegmentHead(r[0], r[1], r[2], r[3]) for r in ahead[1].cursor]
 
     def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
         """In a write, the segments are locked first (in id order): a promotion decides where its

@@ -16,6 +16,8 @@ import pytest
 import memoryos
 from memoryos.store.postgres import PostgresStore
 from memoryos.store.postgres_tx import Marked
+from receipts import uuid7
+from tests.memoryos.store_contract import receipt_draft, unit
 from tests.pg_server import pg_url
 
 __all__ = ["pg_url"]
@@ -121,3 +123,43 @@ def test_a_psycopg_without_the_parts_the_mends_use_prepares_nothing(
         assert isinstance(store, PostgresStore)
         with store._live_pool().connection() as raw:
             assert raw.prepare_threshold is None
+
+
+def test_reads_keep_the_prepared_statements_after_a_lost_seal(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lost optimistic seal's ROLLBACK TO SAVEPOINT empties psycopg's cache, ROLLBACK's own entry
+    with it: a read ending with ROLLBACK then emptied it again, and so did every read after it (the
+    cache never kept ROLLBACK long enough to know it), so every promotion's read threw away what
+    the turns before it had prepared. Reads end with COMMIT."""
+    from psycopg._preparing import PrepareManager
+
+    emptied: list[bool] = []
+    clear = PrepareManager.clear
+
+    def counted(self: PrepareManager) -> bool:
+        dropped = clear(self)
+        emptied.append(dropped)
+        return dropped
+
+    monkeypatch.setattr(PrepareManager, "clear", counted)
+    with (
+        memoryos.open(pg_url, heat_threshold=1e12) as mem,
+        memoryos.open(pg_url, heat_threshold=1e12) as rival,
+    ):
+        store = mem.store
+        assert isinstance(store, PostgresStore)
+        scope = memoryos.Scope("u", "a")
+        for n in range(20):  # statements prepared, promotions (and their reads) among them
+            mem.remember(scope, f"turn {n} before the lost seal")
+        with store.write("store") as tx:
+            tx.insert_unit(unit(body="the writer's turn", user_scope="x" * 32, assistant_scope="y" * 32))
+            rival.remember(memoryos.Scope("v", "a"), "a rival commits first")  # not in flight at the read
+            tx.emit(receipt_draft(uuid7()))
+        assert store.seal_conflicts == 1
+        emptied.clear()
+        for n in range(3):  # statements prepared again before the next read (no promotion)
+            mem.remember(memoryos.Scope("w", "a"), f"turn {n} of another scope")
+        for n in range(30):  # four promotions, each with its read
+            mem.remember(scope, f"turn {n} after the lost seal")
+    assert not any(emptied)

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import psycopg
+import pytest
 
 import memoryos
+from memoryos.errors import StoreError
 from memoryos.store import postgres_tx
 from memoryos.store.postgres import PostgresStore
 from memoryos.store.rows import Segment
+from memoryos.store.sql_common import CommonRows
 from receipts import uuid7
 from tests.memoryos.store_contract import ASSISTANT, USER, receipt_draft, unit
 from tests.pg_server import pg_url
@@ -155,3 +159,52 @@ def test_a_writer_is_told_of_a_rival_in_flight_without_any_advisory_lock(pg_url:
     assert _advisory_locks(pg_url) == []
     store.close()
     rival.close()
+
+
+def _segment(pages: int) -> Segment:
+    return Segment(uuid7(), USER, ASSISTANT, {"rust": 2}, "summary", 3, 2, 3, 4, 1, 1, pages=pages)
+
+
+def test_the_open_segments_are_read_ahead_with_the_claim(pg_url: str) -> None:
+    """A promotion's claim also reads the open segments under the page limit its store's last
+    promotion asked with: answered from that read, as the shared statement answers, when nothing
+    was sent in between; read again when something was (it may have changed them)."""
+    store = _store(pg_url)
+    turn = unit(body="a turn to claim")
+    with store.write("store") as tx:
+        tx.insert_unit(turn)
+        for pages in (1, 4, 9):
+            tx.put_segment(_segment(pages))
+    store._ahead.max_pages = 5
+    with store.write("claim") as tx:
+        assert list(tx.stm_rowids(USER, ASSISTANT, [turn.memory_id])) == [turn.memory_id]
+        trips = tx._conn.round_trips
+        heads = tx.open_segment_heads(USER, ASSISTANT, 5)
+        assert tx._conn.round_trips == trips  # answered by the read sent with the claim
+        assert sorted(heads, key=str) == sorted(
+            CommonRows.open_segment_heads(tx, USER, ASSISTANT, 5), key=str
+        )
+        assert sorted(h.pages or 0 for h in heads) == [1, 4]
+        tx.stm_rowids(USER, ASSISTANT, [turn.memory_id])
+        tx.put_segment(_segment(2))  # a statement after the claim: the read ahead is stale
+        assert sorted(h.pages or 0 for h in tx.open_segment_heads(USER, ASSISTANT, 5)) == [1, 2, 4]
+    store.close()
+
+
+def test_a_turn_gone_from_stm_fails_the_promotion_at_its_commit(pg_url: str) -> None:
+    """The pages go with the COMMIT, and the server counts the turns they moved: a promotion that
+    moved fewer than it claimed fails as a StoreError saying so, and nothing of it is written."""
+    store = _store(pg_url)
+    turn = unit(body="a turn to promote")
+    with store.write("store") as tx:
+        rowid = tx.insert_unit(turn)
+    page = replace(turn, memory_id=uuid7(), tier="mtm", segment_id="s", derived_from=(f"{turn.memory_id}@1",))
+    gone = replace(page, memory_id=uuid7())
+    moved_fewer = pytest.raises(StoreError, match="a turn left STM during its own promotion")
+    with moved_fewer, store.write("promote") as tx:
+        tx.turn_into_pages([(rowid, page), (rowid + 1000, gone)])  # no STM turn has that rowid
+        tx.emit(receipt_draft(uuid7()))
+    with store.read() as tx:
+        assert [u.memory_id for u in tx.stm_turns(USER, ASSISTANT)] == [turn.memory_id]
+        assert tx.units_by_ids([page.memory_id]) == []
+    store.close()
