@@ -10,7 +10,7 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -21,7 +21,15 @@ from memoryos._version import __version__
 from memoryos.capture.gate import Gate, Put
 from memoryos.capture.model import reflector_for
 from memoryos.capture.session import Reflection, Sessions
-from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, StoreClosed, StoreError
+from memoryos.errors import (
+    ConfigError,
+    InvalidInput,
+    MemoryOSError,
+    NotFound,
+    Rejected,
+    StoreClosed,
+    StoreError,
+)
 from memoryos.extraction.typed import extractor_for
 from memoryos.failpoints import failpoint
 from memoryos.lifecycle import Lifecycle
@@ -101,10 +109,8 @@ def open(
     `summarizer` distils hot segments into LPM records and `notes` writes segment summaries, page
     summaries and continuity; both default to the model MEMORYOS_LLM_URL names, if any (falling
     back, degraded, when it fails), else to the deterministic extractive ones."""
-    if not isinstance(path, str | os.PathLike) or not str(path).strip():
-        raise InvalidInput("path must be the file name of the store, e.g. 'agent-memory.db'")
-    if "\x00" in os.fsdecode(path):
-        raise InvalidInput("path contains a NUL character: pass a plain file name, e.g. 'agent-memory.db'")
+    path = validation.file_path(path, "store")
+    _check_hooks(config, clock)
     resolved = from_environment() if config is None else config
     if overrides:
         resolved = resolved.with_overrides(**overrides)
@@ -120,6 +126,28 @@ def open(
     if background:
         memory.start_background()
     return memory
+
+
+def _refs(depends_on: object) -> list[str]:
+    """The refs as a list, taken once: a generator checked by one pass would be empty by the next."""
+    message = "depends_on must be a list of refs like Hit.ref ('<memory_id>@<version>')"
+    if not isinstance(depends_on, Iterable) or isinstance(depends_on, str | bytes):
+        raise InvalidInput(message)
+    refs = list(depends_on)
+    checked = [r for r in refs if isinstance(r, str) and _REF.match(r)]
+    if len(checked) != len(refs):
+        raise InvalidInput(message)
+    return checked
+
+
+def _check_hooks(config: object, clock: object) -> None:
+    """A wrong object passed as config or clock fails here, not as an AttributeError deep inside."""
+    if config is not None and not isinstance(config, Config):
+        got = type(config).__name__
+        raise ConfigError(f"config must be a memoryos Config (Config.from_file, ...), got {got}")
+    if clock is not None and not callable(clock):
+        got = type(clock).__name__
+        raise InvalidInput(f"clock must be a callable returning an aware UTC datetime, got {got}")
 
 
 def _models(config: Config) -> Models | None:
@@ -614,8 +642,7 @@ class Memory:
         sk = self._scope(scope)
         if not isinstance(run_id, str) or not re.fullmatch(r"[0-9a-f-]{36}", run_id):
             raise InvalidInput("run_id must be the run_id of a Recall from this store")
-        if isinstance(depends_on, str) or not all(isinstance(r, str) and _REF.match(r) for r in depends_on):
-            raise InvalidInput("depends_on must be a list of refs like Hit.ref ('<memory_id>@<version>')")
+        refs = _refs(depends_on)
         if outcome is not None and not (isinstance(outcome, str) and _OUTCOME.match(outcome)):
             raise InvalidInput("outcome must be a content-free proof such as 'sha256:<hex>' or 'test:passed'")
         with self.store.write("generate") as tx:
@@ -628,7 +655,7 @@ class Memory:
                     "committed",
                     sk.user,
                     sk.assistant,
-                    dependsOnVersion=list(depends_on),
+                    dependsOnVersion=refs,
                     outcomeReceipt=outcome,
                 )
             )
@@ -665,6 +692,8 @@ class Memory:
         from memoryos.portable import export_jsonl
 
         target = export_path(path)
+        redacted = validation.flag(redacted, "redacted")
+        scope_key = validation.optional_flag(scope_key, "scope_key")
         return export_jsonl(self, target, None if scope is None else self._scope(scope), redacted, scope_key)
 
     @traced("create_memory", _describe)
@@ -673,7 +702,7 @@ class Memory:
         self._live()
         from memoryos.portable import import_jsonl
 
-        return import_jsonl(self, Path(path))
+        return import_jsonl(self, Path(validation.file_path(path, "export")))
 
     def reload_scope_key(self) -> None:
         scope_key = self.store.meta("scope_key") or ""
@@ -683,6 +712,7 @@ class Memory:
     def export_receipts(self, path: str | os.PathLike[str], *, cursor: str = "default") -> int:
         """Append receipts not yet exported under `cursor` to a JSONL file (at-least-once)."""
         self._live()
+        cursor = validation.identifier(cursor, "cursor", validation.MAX_KEY_CHARS)
         return self.lifecycle.export_receipts(export_path(path), cursor)
 
     @spanned("status")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
 import unicodedata
 from datetime import timedelta
 
-from memoryos.errors import InvalidInput
+from memoryos.errors import InvalidInput, StorePathError
 
 ROLES = frozenset({"user", "assistant", "system", "tool"})
 DRAWER_KINDS = frozenset(
@@ -58,13 +59,13 @@ def key(value: object) -> str:
 
 
 def role(value: object) -> str:
-    if value not in ROLES:
+    if not isinstance(value, str) or value not in ROLES:
         raise InvalidInput(f"role must be one of {', '.join(sorted(ROLES))}, got {value!r}"[:200])
     return str(value)
 
 
 def kind(value: object) -> str:
-    if value not in DRAWER_KINDS:
+    if not isinstance(value, str) or value not in DRAWER_KINDS:
         raise InvalidInput(f"kind must be one of {', '.join(sorted(DRAWER_KINDS))}, got {value!r}"[:300])
     return str(value)
 
@@ -102,3 +103,30 @@ def ttl(value: object) -> timedelta | None:
 
 def optional_text(value: object, name: str, max_bytes: int) -> str | None:
     return None if value is None else text(value, name, max_bytes)
+
+
+def flag(value: object, name: str) -> bool:
+    """A switch is True or False: `redacted=None` must not quietly mean "write the key material"."""
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{name} must be True or False, got {type(value).__name__}")
+    return value
+
+
+def optional_flag(value: object, name: str) -> bool | None:
+    return None if value is None else flag(value, name)
+
+
+def file_path(value: object, what: str) -> str:
+    """A file name the OS and SQLite can take: a str (or os.PathLike of one), not blank, no NUL,
+    valid Unicode (SQLite encodes the name as UTF-8). Returns it as a str."""
+    example = "e.g. 'agent-memory.db'" if what == "store" else "e.g. 'memories.jsonl'"
+    raw = os.fspath(value) if isinstance(value, str | os.PathLike) else None
+    if not isinstance(raw, str) or not raw.strip():
+        raise StorePathError(f"pass the {what}'s file name as a str or Path, {example}")
+    if "\x00" in raw:
+        raise StorePathError(f"the {what} path contains a NUL character: pass a plain file name, {example}")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise StorePathError(f"the {what} path has a lone surrogate: pass valid Unicode, {example}") from None
+    return raw
