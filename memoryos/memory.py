@@ -10,7 +10,7 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -22,7 +22,6 @@ from memoryos.capture.gate import Gate, Put
 from memoryos.capture.model import reflector_for
 from memoryos.capture.session import Reflection, Sessions
 from memoryos.errors import (
-    ConfigError,
     InvalidInput,
     MemoryOSError,
     NotFound,
@@ -83,7 +82,6 @@ if TYPE_CHECKING:
     from memoryos.llm import Models
 
 log = get_logger()
-_REF = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[1-9][0-9]{0,9}$")
 _OUTCOME = re.compile(r"^[a-z0-9_]{1,32}:[A-Za-z0-9._:@/=+-]{1,256}$")
 MAX_K = 1000
 
@@ -110,7 +108,7 @@ def open(
     summaries and continuity; both default to the model MEMORYOS_LLM_URL names, if any (falling
     back, degraded, when it fails), else to the deterministic extractive ones."""
     path = validation.file_path(path, "store")
-    _check_hooks(config, clock)
+    validation.hooks(config, clock)
     resolved = from_environment() if config is None else config
     if overrides:
         resolved = resolved.with_overrides(**overrides)
@@ -126,28 +124,6 @@ def open(
     if background:
         memory.start_background()
     return memory
-
-
-def _refs(depends_on: object) -> list[str]:
-    """The refs as a list, taken once: a generator checked by one pass would be empty by the next."""
-    message = "depends_on must be a list of refs like Hit.ref ('<memory_id>@<version>')"
-    if not isinstance(depends_on, Iterable) or isinstance(depends_on, str | bytes):
-        raise InvalidInput(message)
-    refs = list(depends_on)
-    checked = [r for r in refs if isinstance(r, str) and _REF.match(r)]
-    if len(checked) != len(refs):
-        raise InvalidInput(message)
-    return checked
-
-
-def _check_hooks(config: object, clock: object) -> None:
-    """A wrong object passed as config or clock fails here, not as an AttributeError deep inside."""
-    if config is not None and not isinstance(config, Config):
-        got = type(config).__name__
-        raise ConfigError(f"config must be a memoryos Config (Config.from_file, ...), got {got}")
-    if clock is not None and not callable(clock):
-        got = type(clock).__name__
-        raise InvalidInput(f"clock must be a callable returning an aware UTC datetime, got {got}")
 
 
 def _models(config: Config) -> Models | None:
@@ -642,7 +618,7 @@ class Memory:
         sk = self._scope(scope)
         if not isinstance(run_id, str) or not re.fullmatch(r"[0-9a-f-]{36}", run_id):
             raise InvalidInput("run_id must be the run_id of a Recall from this store")
-        refs = _refs(depends_on)
+        refs = validation.refs(depends_on)
         if outcome is not None and not (isinstance(outcome, str) and _OUTCOME.match(outcome)):
             raise InvalidInput("outcome must be a content-free proof such as 'sha256:<hex>' or 'test:passed'")
         with self.store.write("generate") as tx:

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import unicodedata
+from collections.abc import Iterable
 from datetime import timedelta
 
-from memoryos.errors import InvalidInput, StorePathError
+from memoryos.errors import ConfigError, InvalidInput, StorePathError
+from memoryos.settings import Config
 
 ROLES = frozenset({"user", "assistant", "system", "tool"})
 DRAWER_KINDS = frozenset(
     {"capability", "decision", "rule", "procedure", "fact", "semantic", "episodic", "procedural", "taxonomic"}
 )
 MAX_KEY_CHARS = 512
+_REF = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[1-9][0-9]{0,9}$")
 
 
 def _encodable(value: str, name: str) -> None:
@@ -130,3 +134,25 @@ def file_path(value: object, what: str) -> str:
     except UnicodeEncodeError:
         raise StorePathError(f"the {what} path has a lone surrogate: pass valid Unicode, {example}") from None
     return raw
+
+
+def refs(depends_on: object) -> list[str]:
+    """The refs as a list, taken once: a generator checked by one pass would be empty by the next."""
+    message = "depends_on must be a list of refs like Hit.ref ('<memory_id>@<version>')"
+    if not isinstance(depends_on, Iterable) or isinstance(depends_on, str | bytes):
+        raise InvalidInput(message)
+    refs = list(depends_on)
+    checked = [r for r in refs if isinstance(r, str) and _REF.match(r)]
+    if len(checked) != len(refs):
+        raise InvalidInput(message)
+    return checked
+
+
+def hooks(config: object, clock: object) -> None:
+    """A wrong object passed as config or clock fails here, not as an AttributeError deep inside."""
+    if config is not None and not isinstance(config, Config):
+        got = type(config).__name__
+        raise ConfigError(f"config must be a memoryos Config (Config.from_file, ...), got {got}")
+    if clock is not None and not callable(clock):
+        got = type(clock).__name__
+        raise InvalidInput(f"clock must be a callable returning an aware UTC datetime, got {got}")
