@@ -612,7 +612,7 @@ class Memory:
 
     @spanned("generated")
     def generated(
-        self, scope: Scope, run_id: str, *, depends_on: Sequence[str], outcome: str | None = None
+        self, scope: Scope, run_id: str, *, depends_on: Iterable[str], outcome: str | None = None
     ) -> None:
         """Record that a generation of this recall run used exactly these refs (content-free)."""
         sk = self._scope(scope)
