@@ -10,7 +10,7 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -21,7 +21,14 @@ from memoryos._version import __version__
 from memoryos.capture.gate import Gate, Put
 from memoryos.capture.model import reflector_for
 from memoryos.capture.session import Reflection, Sessions
-from memoryos.errors import InvalidInput, MemoryOSError, NotFound, Rejected, StoreClosed, StoreError
+from memoryos.errors import (
+    InvalidInput,
+    MemoryOSError,
+    NotFound,
+    Rejected,
+    StoreClosed,
+    StoreError,
+)
 from memoryos.extraction.typed import extractor_for
 from memoryos.failpoints import failpoint
 from memoryos.lifecycle import Lifecycle
@@ -75,7 +82,6 @@ if TYPE_CHECKING:
     from memoryos.llm import Models
 
 log = get_logger()
-_REF = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[1-9][0-9]{0,9}$")
 _OUTCOME = re.compile(r"^[a-z0-9_]{1,32}:[A-Za-z0-9._:@/=+-]{1,256}$")
 MAX_K = 1000
 
@@ -101,10 +107,8 @@ def open(
     `summarizer` distils hot segments into LPM records and `notes` writes segment summaries, page
     summaries and continuity; both default to the model MEMORYOS_LLM_URL names, if any (falling
     back, degraded, when it fails), else to the deterministic extractive ones."""
-    if not isinstance(path, str | os.PathLike) or not str(path).strip():
-        raise InvalidInput("path must be the file name of the store, e.g. 'agent-memory.db'")
-    if "\x00" in os.fsdecode(path):
-        raise InvalidInput("path contains a NUL character: pass a plain file name, e.g. 'agent-memory.db'")
+    path = validation.file_path(path, "store")
+    validation.hooks(config, clock)
     resolved = from_environment() if config is None else config
     if overrides:
         resolved = resolved.with_overrides(**overrides)
@@ -608,14 +612,13 @@ class Memory:
 
     @spanned("generated")
     def generated(
-        self, scope: Scope, run_id: str, *, depends_on: Sequence[str], outcome: str | None = None
+        self, scope: Scope, run_id: str, *, depends_on: Iterable[str], outcome: str | None = None
     ) -> None:
         """Record that a generation of this recall run used exactly these refs (content-free)."""
         sk = self._scope(scope)
         if not isinstance(run_id, str) or not re.fullmatch(r"[0-9a-f-]{36}", run_id):
             raise InvalidInput("run_id must be the run_id of a Recall from this store")
-        if isinstance(depends_on, str) or not all(isinstance(r, str) and _REF.match(r) for r in depends_on):
-            raise InvalidInput("depends_on must be a list of refs like Hit.ref ('<memory_id>@<version>')")
+        refs = validation.refs(depends_on)
         if outcome is not None and not (isinstance(outcome, str) and _OUTCOME.match(outcome)):
             raise InvalidInput("outcome must be a content-free proof such as 'sha256:<hex>' or 'test:passed'")
         with self.store.write("generate") as tx:
@@ -628,7 +631,7 @@ class Memory:
                     "committed",
                     sk.user,
                     sk.assistant,
-                    dependsOnVersion=list(depends_on),
+                    dependsOnVersion=refs,
                     outcomeReceipt=outcome,
                 )
             )
@@ -665,6 +668,8 @@ class Memory:
         from memoryos.portable import export_jsonl
 
         target = export_path(path)
+        redacted = validation.flag(redacted, "redacted")
+        scope_key = validation.optional_flag(scope_key, "scope_key")
         return export_jsonl(self, target, None if scope is None else self._scope(scope), redacted, scope_key)
 
     @traced("create_memory", _describe)
@@ -673,7 +678,7 @@ class Memory:
         self._live()
         from memoryos.portable import import_jsonl
 
-        return import_jsonl(self, Path(path))
+        return import_jsonl(self, Path(validation.file_path(path, "export")))
 
     def reload_scope_key(self) -> None:
         scope_key = self.store.meta("scope_key") or ""
@@ -683,6 +688,7 @@ class Memory:
     def export_receipts(self, path: str | os.PathLike[str], *, cursor: str = "default") -> int:
         """Append receipts not yet exported under `cursor` to a JSONL file (at-least-once)."""
         self._live()
+        cursor = validation.identifier(cursor, "cursor", validation.MAX_KEY_CHARS)
         return self.lifecycle.export_receipts(export_path(path), cursor)
 
     @spanned("status")

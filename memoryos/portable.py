@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import fields, replace
 from pathlib import Path
@@ -46,6 +47,10 @@ _SEGMENT_FIELDS = {f.name for f in fields(Segment)} - {
     "distilled_through",
 }
 _REDACTED = ("body", "proof", "source", "reason")
+# What each unit field may hold in a file (the dataclass's annotations, as strings): an import
+# checks them, because the store's own writers never pass it a None body or a str as a tuple.
+_UNIT_TYPES = {f.name: str(f.type) for f in fields(Unit)}
+_SCOPE_KEY = re.compile(r"[0-9a-f]{64}")
 BATCH = 1000
 
 
@@ -155,6 +160,10 @@ def import_jsonl(mem: Memory, path: Path) -> int:
         if not tx.is_empty():
             raise InvalidInput("import into a fresh, empty store: this one already holds memories")
         scope_key = header.get("scopeKey")
+        if isinstance(scope_key, str) and not _SCOPE_KEY.fullmatch(scope_key):
+            raise InvalidInput(
+                f"{path}: its scopeKey is not 64 hex digits, the file is damaged; nothing was imported"
+            )
         if not isinstance(scope_key, str):
             raise InvalidInput(
                 f"{path} was exported for sharing and carries no scope key, so its scopes could not be"
@@ -207,8 +216,38 @@ def _unit(record: dict[str, Any]) -> Unit:
     unknown = set(record) - _UNIT_FIELDS
     if unknown:
         raise ValueError(f"unknown unit fields {sorted(unknown)}")
+    for name, value in record.items():
+        _check_field(name, _UNIT_TYPES[name], value)
     unit = Unit(**record)
     return replace(unit, source_ids=tuple(unit.source_ids), derived_from=tuple(unit.derived_from))
+
+
+def _check_field(name: str, annotation: str, value: object) -> None:
+    """ValueError unless `value` fits the annotation: text is valid Unicode without NUL, a number
+    is not a bool, a tuple field is a list of str."""
+    if value is None and annotation.endswith("| None"):
+        return
+    base = annotation.removesuffix(" | None")
+    if base == "str":
+        fits = isinstance(value, str) and "\x00" not in value and _encodable(value)
+    elif base == "int":
+        fits = isinstance(value, int) and not isinstance(value, bool)
+    elif base == "float":
+        fits = isinstance(value, int | float) and not isinstance(value, bool)
+    else:  # tuple[str, ...]
+        fits = isinstance(value, list) and all(isinstance(item, str) for item in value)
+    if not fits:
+        raise ValueError(
+            f"unit field {name} must be {annotation.replace('tuple[str, ...]', 'a list of str')}"
+        )
+
+
+def _encodable(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _receipt(mem: Memory, run_id: str, unit: Unit, idle: int) -> dict[str, Any]:

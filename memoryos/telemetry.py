@@ -276,5 +276,5 @@ def new_file(path: object, *args: Any, **kwargs: Any) -> bool:
     del args, kwargs
     try:
         return not os.path.exists(path) or os.path.getsize(path) == 0  # type: ignore[arg-type]
-    except (TypeError, ValueError, OSError):
+    except (TypeError, ValueError, OverflowError, OSError):  # OverflowError: an int too big for an fd
         return False  # open() itself reports the bad path

@@ -3,16 +3,17 @@ need no store: what `Memory` hands out is built here, so the facade keeps only t
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memoryos import validation
 from memoryos.errors import InvalidInput
 from memoryos.model import Candidate, Record, Turn
 from memoryos.policies import capture
 from memoryos.store.rows import CandidateRow, Unit
+from memoryos.store.sqlite_files import classify_os_error
 from memoryos.timeutil import from_micros
 from receipts import format_utc
 
@@ -37,12 +38,14 @@ def candidate_of(row: CandidateRow) -> Candidate:
 
 
 def export_path(path: object) -> Path:
-    if not isinstance(path, str | os.PathLike) or not str(path).strip() or "\x00" in os.fsdecode(path):
-        raise InvalidInput("pass the export's file name, e.g. 'memories.jsonl'")
-    target = Path(path)
-    if target.is_dir():
+    target = Path(validation.file_path(path, "export"))
+    try:
+        is_dir, folder_exists = target.is_dir(), target.parent.is_dir()
+    except OSError as exc:  # a name too long for the file system, a loop of links, ...
+        raise classify_os_error(exc, target, "the export was not written") from None
+    if is_dir:
         raise InvalidInput(f"{target} is a directory: pass a file name, e.g. {target / 'memories.jsonl'}")
-    if not target.parent.is_dir():
+    if not folder_exists:
         raise InvalidInput(f"the folder {target.parent} does not exist: create it first")
     return target
 

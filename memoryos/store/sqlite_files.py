@@ -36,11 +36,15 @@ def check_path(path: Path) -> None:
     """Refuse a path that cannot be a store file before SQLite is asked (its errors say less)."""
     if "\x00" in str(path):
         raise StorePathError("the store path contains a NUL character: pass a plain file name")
-    if path.is_dir():
+    try:
+        is_dir, folder_exists = path.is_dir(), path.parent.is_dir()
+    except OSError as exc:  # a name too long for the file system, a loop of links, ...
+        raise classify_os_error(exc, path, "the store was not opened") from None
+    if is_dir:
         raise StorePathError(
             f"{path} is a directory: pass the store's file name, e.g. {path / 'memoryos.db'}"
         )
-    if not path.parent.is_dir():
+    if not folder_exists:
         raise StorePathError(f"the folder {path.parent} does not exist: create it first (mkdir -p)")
 
 
@@ -200,4 +204,6 @@ def classify_os_error(exc: OSError, path: Path, doing: str) -> MemoryOSError:
         return StorePathError(f"{doing}: {path} is a directory: pass a file name")
     if exc.errno == errno.ENOENT:
         return StorePathError(f"{doing}: the folder of {path} does not exist: create it first")
+    if exc.errno == errno.ENAMETOOLONG:  # the path itself is the problem: not repeated, it can be huge
+        return StorePathError(f"{doing}: the path, or a name in it, is too long for the file system")
     return StoreError(f"{doing}: {path}: {reason}")
