@@ -104,14 +104,14 @@ class _KeywordCache:
         top = frozenset(map(_WORD_OF, grown.order[:32]))  # = the ranked dict's first 32 keys
         self.entries[grown.head.segment_id] = _Known(grown.new_head, grown.keywords, top, grown.order)
 
+    def forget(self, segment_id: str) -> None:
+        self.entries.pop(segment_id, None)
+
 
 def _known(head: SegmentHead, ranked_keywords: dict[str, int]) -> _Known:
     # stored keywords are ranked already; sorting keeps this right for any dict (a cheap check)
     order = sorted(zip(map(operator.neg, ranked_keywords.values()), ranked_keywords, strict=True))
     return _Known(head, ranked_keywords, frozenset(list(ranked_keywords)[:32]), order)
-
-    def forget(self, segment_id: str) -> None:
-        self.entries.pop(segment_id, None)
 
 
 @dataclass(frozen=True)
