@@ -54,7 +54,8 @@ def found(store: SQLiteStore, word: str) -> list[str]:
 
 class TestTheStmClaim:
     def test_it_claims_only_the_asked_turns_of_the_scope(self, store: SQLiteStore) -> None:
-        mine, other, theirs = turn("kiwi"), turn("fig"), Unit(**{**vars(turn("lime")), "user_scope": "c" * 32})
+        mine, other = turn("kiwi"), turn("fig")
+        theirs = turn("lime").but(user_scope="c" * 32)
         with store.write("store") as tx:
             for u in (mine, other, theirs):
                 tx.insert_unit(u)
@@ -87,7 +88,8 @@ class TestTheStmClaim:
             for u in (bare, indexed)
         ]
         with store.write("store") as tx:  # a new transaction: it read no claim, so it asks
-            tx.turn_into_pages([(rowids[u.memory_id], p) for u, p in zip((bare, indexed), pages, strict=True)])
+            moves = [(rowids[u.memory_id], p) for u, p in zip((bare, indexed), pages, strict=True)]
+            tx.turn_into_pages(moves)
         assert sorted(found(store, "blyck")) == sorted(p.memory_id for p in pages)
 
 
