@@ -68,6 +68,7 @@ class _Known:
     head: SegmentHead
     keywords: dict[str, int]
     top: frozenset[str]  # the first 32 of the ranked keywords: what similarity reads
+    order: list[tuple[int, str]]  # (-count, word), sorted: what _Growing starts from (copied)
 
 
 class _KeywordCache:
@@ -91,12 +92,26 @@ class _KeywordCache:
     def remember(self, head: SegmentHead, ranked_keywords: dict[str, int]) -> _Known:
         if len(self.entries) >= self.limit:
             self.entries.clear()
-        entry = _Known(head, ranked_keywords, frozenset(list(ranked_keywords)[:32]))
+        entry = _known(head, ranked_keywords)
         self.entries[head.segment_id] = entry
         return entry
 
+    def grown(self, grown: Grown) -> None:
+        """A segment this promotion grew, at its new version, with the order its keywords ended in:
+        the next promotion starts from it instead of sorting the segment's keywords again."""
+        if len(self.entries) >= self.limit:
+            self.entries.clear()
+        top = frozenset(map(_WORD_OF, grown.order[:32]))  # = the ranked dict's first 32 keys
+        self.entries[grown.head.segment_id] = _Known(grown.new_head, grown.keywords, top, grown.order)
+
     def forget(self, segment_id: str) -> None:
         self.entries.pop(segment_id, None)
+
+
+def _known(head: SegmentHead, ranked_keywords: dict[str, int]) -> _Known:
+    # stored keywords are ranked already; sorting keeps this right for any dict (a cheap check)
+    order = sorted(zip(map(operator.neg, ranked_keywords.values()), ranked_keywords, strict=True))
+    return _Known(head, ranked_keywords, frozenset(list(ranked_keywords)[:32]), order)
 
 
 @dataclass(frozen=True)
@@ -106,6 +121,7 @@ class Grown:
     head: SegmentHead  # as it was before the promotion
     keywords: dict[str, int]
     joined: int
+    order: list[tuple[int, str]]  # the keywords as (-count, word), sorted (_Growing.order)
 
     @property
     def new_head(self) -> SegmentHead:
@@ -126,10 +142,9 @@ class _Growing:
 
     __slots__ = ("counts", "order")
 
-    def __init__(self, keywords: dict[str, int]) -> None:
-        self.counts = dict(keywords)
-        # stored keywords are ranked already; sorting keeps this right for any dict (a cheap check)
-        self.order = sorted(zip(map(operator.neg, keywords.values()), keywords, strict=True))
+    def __init__(self, known: _Known) -> None:
+        self.counts = dict(known.keywords)
+        self.order = list(known.order)  # a copy: the cached one stays as it was read
 
     def join(self, words: Mapping[str, int]) -> None:
         """Add a page's keyword counts and keep the strongest 64, as ranked() would."""
@@ -187,11 +202,11 @@ class _Placer:
         chosen = segment_policy.choose_segment(page, self.views.values(), self.threshold)
         if chosen is None:
             chosen = uuid7()
-            self.known[chosen] = _Known(SegmentHead(chosen, 0, now), {}, frozenset())
+            self.known[chosen] = _Known(SegmentHead(chosen, 0, now), {}, frozenset(), [])
             self.views[chosen] = _view(chosen, frozenset(), now)
         growing = self.growing.get(chosen)
         if growing is None:
-            self.growing[chosen] = growing = _Growing(self.known[chosen].keywords)
+            self.growing[chosen] = growing = _Growing(self.known[chosen])
         growing.join(words)
         joined = self.joined[chosen] = self.joined.get(chosen, 0) + 1
         if (self.known[chosen].head.pages or 0) + joined >= self.max_pages:
@@ -203,7 +218,10 @@ class _Placer:
     def finished(self) -> list[Grown]:
         """Every segment pages joined (new ones have version 0), with its re-ranked keywords."""
         growing = self.growing
-        return [Grown(self.known[sid].head, growing[sid].ranked(), n) for sid, n in self.joined.items()]
+        return [
+            Grown(self.known[sid].head, growing[sid].ranked(), n, growing[sid].order)
+            for sid, n in self.joined.items()
+        ]
 
 
 def _view(segment_id: str, keywords: frozenset[str], created_at: int) -> segment_policy.SegmentView:
@@ -281,7 +299,7 @@ class Promoter:
             if g.pages >= self.config.segment_max_pages:
                 self._keywords.forget(g.head.segment_id)  # full: never placed into again
             else:
-                self._keywords.remember(g.new_head, g.keywords)
+                self._keywords.grown(g)
         failpoint("stm_to_mtm.after_commit")
         log.info("promoted", boundary="stm_to_mtm", run_id=run_id, turns=len(turns), evicted=evicted)
         self.telemetry.annotate(run_id=run_id, count=len(turns), status="committed")

@@ -13,7 +13,7 @@ import hmac
 import operator
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import orjson
 
@@ -27,6 +27,30 @@ Receipt = dict[str, Any]
 # hashlib.sha256() looks its algorithm up by name in OpenSSL 3 on every call (EVP_MD_fetch, more
 # instructions than hashing a whole receipt); copying a prepared empty state skips the lookup.
 _SHA256 = hashlib.sha256()
+
+
+class Signer(Protocol):
+    """A prepared HMAC-SHA256 state (hmac.HMAC, or the OpenSSL object inside it)."""
+
+    def copy(self) -> Signer: ...
+    def update(self, msg: bytes, /) -> None: ...
+    def hexdigest(self) -> str: ...
+
+
+_signers: dict[bytes, Signer] = {}  # the last key's prepared state (a store signs with one key)
+
+
+def signer_for(key: bytes) -> Signer:
+    """A prepared HMAC-SHA256 state for `key`, set up once per key rather than once per batch, and
+    the C object of hmac.HMAC when there is one: its Python wrapper costs a frame and an object per
+    copy, update and hexdigest, three times a receipt (the same bytes either way)."""
+    found = _signers.get(key)
+    if found is None:
+        prepared = hmac.new(key, digestmod=hashlib.sha256)
+        found = getattr(prepared, "_hmac", None) or prepared  # _hmac: OpenSSL's, when CPython has it
+        _signers.clear()
+        _signers[key] = found
+    return found
 
 
 def _link(canonical: bytes) -> str:
@@ -83,7 +107,7 @@ def render(receipt: Mapping[str, Any]) -> bytes:
 def seal(draft: Mapping[str, Any], head: ChainHead, key: bytes | None, at: datetime | str) -> Sealed:
     """Run the whole pipeline for one receipt appended after `head`; a bad draft fails before
     anything is hashed."""
-    signer = None if key is None else hmac.new(key, digestmod=hashlib.sha256)
+    signer = None if key is None else signer_for(key)
     return _sealed(stamp(draft, head, at if isinstance(at, str) else format_utc(at)), head, signer)
 
 
@@ -94,7 +118,7 @@ def seal_all(
     lines as seal() one by one, with the key's HMAC state prepared once for the batch. A receipt
     shaped like the one before it (a promotion's, one per page) is validated by the values it does
     not share with that one (_Shape)."""
-    signer = None if key is None else hmac.new(key, digestmod=hashlib.sha256)
+    signer = None if key is None else signer_for(key)
     moment = format_utc(at)
     sealed: list[Sealed] = []
     shape: _Shape | None = None
@@ -116,7 +140,7 @@ def seal_all(
     return sealed
 
 
-def _sealed(receipt: Receipt, head: ChainHead, signer: hmac.HMAC | None) -> Sealed:
+def _sealed(receipt: Receipt, head: ChainHead, signer: Signer | None) -> Sealed:
     validate(receipt)
     line, canonical = _serialised(receipt, signer)
     new_head = ChainHead(head.chain_id, receipt["seq"], _link(canonical))
@@ -127,7 +151,7 @@ _MAC_MEMBER = b',"mac":"'
 _PLACEHOLDER_END = len(_MAC_MEMBER) + 64  # where the placeholder's closing quote is
 
 
-def _serialised(receipt: Receipt, signer: hmac.HMAC | None) -> tuple[bytes, bytes]:
+def _serialised(receipt: Receipt, signer: Signer | None) -> tuple[bytes, bytes]:
     """The rendered line and the canonical bytes (the line without its `mac` member), signing the
     receipt in place when there is a key: one serialisation where a canonical one and a rendering
     made two. The line is rendered with a placeholder MAC, whose member is cut out for the
@@ -150,7 +174,7 @@ def _serialised(receipt: Receipt, signer: hmac.HMAC | None) -> tuple[bytes, byte
     return placeholder[: at + len(_MAC_MEMBER)] + mac.encode() + placeholder[end:], canonical
 
 
-def sign_with(receipt: Receipt, signer: hmac.HMAC, canonical: bytes) -> str:
+def sign_with(receipt: Receipt, signer: Signer, canonical: bytes) -> str:
     """Add the MAC over the canonical bytes (in place) from a prepared HMAC state, which is copied
     (an `hmac.new` per receipt would set the key up again each time); returns it."""
     mac = signer.copy()

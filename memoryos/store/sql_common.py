@@ -223,9 +223,15 @@ class CommonRows(SegmentRows):
         return found
 
     def last_pages(self, segment_ids: Sequence[str]) -> dict[str, int]:
-        sql = "SELECT max(rowid) FROM units WHERE segment_id = ?"  # units_segment: one seek each
-        found = {s: self._conn.execute(sql, (s,)).fetchone()[0] for s in segment_ids}
-        return {s: int(r) for s, r in found.items() if r is not None}
+        """One statement of one scalar subquery per segment (units_segment: one seek each), where a
+        statement per segment paid the driver's round trip each time; chunked under the bound-
+        parameter limit."""
+        found: dict[str, int] = {}
+        for chunk, _ in in_chunks(segment_ids):
+            columns = ", ".join(["(SELECT max(rowid) FROM units WHERE segment_id = ?)"] * len(chunk))
+            row = self._conn.execute(f"SELECT {columns}", chunk).fetchone()
+            found.update((s, int(r)) for s, r in zip(chunk, row, strict=True) if r is not None)
+        return found
 
     def tombstoned(self, user: str, assistant: str, memory_id: str | None, key_hash: str | None) -> bool:
         return (

@@ -96,6 +96,9 @@ class SQLiteTransaction(CommonRows, Transaction):
         self._clock = clock
         self._drafts: list[dict[str, Any]] = []
         self.sealed: tuple[int, str] | None = None  # (seq, link) of the last receipt this tx sealed
+        # rowid -> terms IS NULL, of the STM turns stm_rowids() read in this transaction: what
+        # turn_into_pages() would otherwise ask in a statement of its own
+        self._unindexed: dict[int, bool] = {}
 
     def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
         row = self._conn.execute(sql, params).fetchone()
@@ -140,25 +143,51 @@ class SQLiteTransaction(CommonRows, Transaction):
     def merge_index(self) -> None:
         """Nothing to merge: the postings are plain rows, and secure_delete zeroes deleted ones."""
 
+    def stm_rowids(self, user: str, assistant: str, memory_ids: Sequence[str]) -> dict[str, int]:
+        """The scope's STM read whole (units_stm: a range of the index; STM is bounded by its
+        capacity) and filtered here: an IN list of ids would build a temporary table per promotion,
+        and a second one for the terms check that this read answers on the way (_unindexed)."""
+        wanted = set(memory_ids)
+        found: dict[str, int] = {}
+        unindexed = self._unindexed
+        for memory_id, rowid, bare in self._conn.execute(
+            "SELECT memory_id, rowid, terms IS NULL FROM units"
+            " WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?",
+            (user, assistant),
+        ):
+            if memory_id in wanted:
+                found[memory_id] = rowid
+                unindexed[rowid] = bool(bare)
+        return found
+
     def turn_into_pages(self, moves: Sequence[tuple[int, Unit]]) -> None:
         # `terms` is not written, so the index triggers (AFTER UPDATE OF terms) do not fire: the
         # page has the turn's body, key and kind, hence its postings, under the same rowid.
+        unindexed = self._unindexed_of([rowid for rowid, _ in moves])  # read before the rows change
         moved = self._conn.executemany(TURN_INTO_PAGE, [_page_row(rowid, page) for rowid, page in moves])
         if moved.rowcount != len(moves):
             raise StoreError("a turn left STM during its own promotion; the promotion is rolled back")
         # a turn a raw INSERT wrote since open has no terms yet: its page is indexed now, as an
         # inserted page would be (the update trigger fires for these rows only)
-        unindexed: set[int] = set()
-        for start in range(0, len(moves), 500):  # well under the bound-parameter limit
-            part = [rowid for rowid, _ in moves[start : start + 500]]
-            sql = f"SELECT rowid FROM units WHERE terms IS NULL AND rowid IN ({', '.join('?' * len(part))})"
-            unindexed.update(r for (r,) in self._conn.execute(sql, part))  # units_unindexed: cheap
         if unindexed:  # rare: an empty executemany still prepares and runs the statement
             self._conn.executemany(
                 "UPDATE units SET terms = ?, term_count = ? WHERE rowid = ?",
                 [(*sql_search.unit_index_values(page), rowid) for rowid, page in moves if rowid in unindexed],
             )
         self._conn.executemany(INSERT_SOURCE, [pair for _, u in moves for pair in sources_of(u)])
+
+    def _unindexed_of(self, rowids: Sequence[int]) -> set[int]:
+        """Which of these rows have no terms yet: from stm_rowids()'s read when it saw them all
+        (a promotion's turns, claimed by it in this transaction), else asked."""
+        known = self._unindexed
+        if all(rowid in known for rowid in rowids):
+            return {rowid for rowid in rowids if known[rowid]}
+        unindexed: set[int] = set()
+        for start in range(0, len(rowids), 500):  # well under the bound-parameter limit
+            part = list(rowids[start : start + 500])
+            sql = f"SELECT rowid FROM units WHERE terms IS NULL AND rowid IN ({', '.join('?' * len(part))})"
+            unindexed.update(r for (r,) in self._conn.execute(sql, part))  # units_unindexed: cheap
+        return unindexed
 
 
 class SQLiteStore(search_sql.SQLiteSearch, Store):

@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # n
 import memoryos
 from memoryos.policies import segments as segment_policy
 from memoryos.policies.text import keywords, ranked, top_keywords
-from memoryos.promotion import _Known, _Placer
+from memoryos.promotion import _Known, _known, _Placer
 from memoryos.receipting import Drafts
 from memoryos.store.rows import SegmentHead, Unit
 from memoryos.store.sql_rows import page_update
@@ -97,7 +97,7 @@ class ReferencePlacer:
         chosen = segment_policy.choose_segment(page, list(self.views.values()), self.threshold)
         if chosen is None:
             chosen = new_id
-            self.known[chosen] = _Known(SegmentHead(chosen, 0, now), {}, frozenset())
+            self.known[chosen] = _known(SegmentHead(chosen, 0, now), {})
             self.views[chosen] = segment_policy.SegmentView(chosen, frozenset(), 0.0, now)
         counts = dict(self.counts.get(chosen) or self.known[chosen].keywords)
         for word, count in words.items():
@@ -138,10 +138,7 @@ class TestPlacement:
     def test_pages_go_where_the_plain_algorithm_puts_them_with_the_same_keywords(
         self, existing: list[dict[str, int]], pages: list[str], threshold: float, max_pages: int
     ) -> None:
-        known = [
-            _Known(SegmentHead(f"s{i}", 1 + i, i, i % max_pages), kw, frozenset(list(kw)[:32]))
-            for i, kw in enumerate(existing)
-        ]
+        known = [_known(SegmentHead(f"s{i}", 1 + i, i, i % max_pages), kw) for i, kw in enumerate(existing)]
         placer, reference = _Placer(known, threshold, max_pages), ReferencePlacer(known, threshold, max_pages)
         turns = [TURN.but(body=b) for b in pages]
         ours = [placer.place(t, 100) for t in turns]

@@ -217,3 +217,15 @@ def test_a_batch_of_one_shape_is_what_the_plain_steps_make(
         assert got == sealed_one_by_one(batch, head, key)
     finally:
         setattr(pipeline, "uuid7", original)  # noqa: B010
+
+
+class TestPreparedSigner:
+    @settings(max_examples=50, deadline=None)
+    @given(st.lists(st.tuples(st.binary(min_size=1, max_size=64), st.binary(max_size=300)), min_size=1))
+    def test_the_prepared_state_signs_as_hmac_new_for_each_key_in_turn(
+        self, signed: list[tuple[bytes, bytes]]
+    ) -> None:
+        for key, message in signed:  # keys change between calls: each gets its own prepared state
+            receipt: dict[str, Any] = {}
+            mac = pipeline.sign_with(receipt, pipeline.signer_for(key), message)
+            assert mac == receipt["mac"] == hmac.new(key, message, hashlib.sha256).hexdigest()
