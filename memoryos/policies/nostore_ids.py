@@ -29,6 +29,7 @@ from memoryos.policies.nostore_id_checks import (
     tfn_ok,
     za_id_ok,
 )
+from memoryos.policies.nostore_ids_world import find_world_ids
 from memoryos.policies.nostore_keywords import fold
 
 _CONTEXT_WINDOW = 48  # characters before a number in which its context word must appear
@@ -324,3 +325,4 @@ def find_national_ids(text: str) -> Iterator[tuple[int, int]]:
         for match in kind.pattern.finditer(text):
             if kind.check(_digits(match.group())) and _has_context(kind, haystack, match.start()):
                 yield match.span()
+    yield from find_world_ids(text, folded)
