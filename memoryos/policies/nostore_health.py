@@ -216,5 +216,5 @@ def find_health_ids(text: str) -> Iterator[tuple[int, int]]:
 # What sets each kind off, for the hostile-input tests.
 TRIGGERS: tuple[str, ...] = (
     "NHS no. ", "KVNR ", "Versichertennummer: ", "Medicare MBI ", "756.", "AHV ", "EKUZ ", "MRN ",
-    "member ID ", "patient number: ", "insurance", "A123456789 ", "1AB2-C34-DE56 ",
+    "member ID ", "patient number: ", "insurance", "Medicare card ", "health card: ", "A123456789 ", "1AB2-C34-DE56 ",
 )  # fmt: skip

@@ -85,11 +85,10 @@ KINDS: tuple[WorldKind, ...] = (
     _kind("dk_cpr", rf"{_BD}\d{{6}}-?\d{{4}}{_ED}", checks.dk_cpr_ok, r"\bcpr\b|cpr-n|personnummer", "cpr",
           "personnummer"),
     _kind("th_national_id", rf"{_BD}\d(-?)\d{{4}}\1\d{{5}}\1\d{{2}}\1\d{_ED}", checks.th_id_ok,
-          rf"ประชาชน|เลขประจำตัว|thai id|{_NATIONAL}", "ประชาชน", "เลขประจำตัว", "thai id", "national id",
-          "identity", "id "),
+          r"ประชาชน|เลขประจำตัว|thai (?:national )?id", "ประชาชน", "เลขประจำตัว", "thai"),
     _kind("sa_national_id", rf"{_B}[12]\d{{9}}{_E}", checks.sa_id_ok,
-          rf"الهوية|هوية|إقامة|اقامة|السجل المدني|iqama|{_NATIONAL}", "هوية", "الهوية", "إقامة", "اقامة",
-          "المدني", "iqama", "national id", "identity", "id "),
+          r"هوية|إقامة|اقامة|السجل المدني|iqama|saudi (?:national )?id", "هوية", "إقامة", "اقامة", "المدني",
+          "iqama", "saudi"),
 )  # fmt: skip
 
 _ANY_HINT = re.compile("|".join(sorted({re.escape(h) for k in KINDS for h in k.hints}, key=len, reverse=True)))

@@ -54,6 +54,7 @@ _FR_UNITS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _GAP = re.compile(r"[\s,]*(?:(?:and|then|und|et|y|en|e) )?[\s,]*")  # what may stand between two spoken words
+_BEFORE, _AFTER = 96, 48  # characters of context judged around a run
 _MIN_RUN = 4  # words spelling characters: fewer are prose ("one or two", "five six people")
 _VOCAB = frozenset(WORD_DIGITS) | frozenset(NATO) | frozenset(SYMBOLS) | frozenset(_FR_TENS)
 
@@ -135,7 +136,17 @@ def find_spoken(text: str, judges: tuple[Finder, ...]) -> Iterator[tuple[int, in
         return
     for start, end, spelled in spoken_runs(folded):
         written = _written(spelled)
-        copy = text[:start] + written + text[end:]
-        stop = start + len(written)
-        if any(s < stop and start < e for judge in judges for s, e in judge(copy)):
+        # Only the words around the run are judged: the judges read a few words before a value, and a
+        # copy of the whole text per run would make a text of many runs quadratic.
+        left = max(0, start - _BEFORE)
+        copy = text[left:start] + written + text[end : end + _AFTER]
+        first, stop = start - left, start - left + len(written)
+        if any(s < stop and first < e for judge in judges for s, e in judge(copy)):
             yield start, end
+
+
+# Spoken characters of the hostile-input tests: a run, a NATO run, a modifier and a French pair.
+TRIGGERS: tuple[str, ...] = (
+    "pin is one two three four ", "one ", "capital alpha, ", "double ", "quatre-vingt-dix ", "oh seven ",
+    "password: four, two, capital romeo, hash ", "my number is ",
+)  # fmt: skip
