@@ -238,3 +238,10 @@ def th_id_ok(c: str) -> bool:
     if len(c) != 13 or not c.isdigit() or c[0] in "09":
         return False
     return (11 - _weighted(c, tuple(range(13, 1, -1))) % 11) % 10 == int(c[12])
+
+
+def licence_ok(c: str) -> bool:
+    """A driving-licence number has no common check: 6 to 18 capitals and digits, at least three digits
+    and not one digit repeated (the licence word before it is what makes it one)."""
+    digits = sum(ch.isdigit() for ch in c)
+    return 6 <= len(c) <= 18 and c.isalnum() and digits >= 3 and len(set(c)) > 3

@@ -187,7 +187,7 @@ KINDS: tuple[IdKind, ...] = (
         passport_ok,
         _context(
             r"passport|passeport|pasaporte|passaporto|passaporte|reisepass|paspoort|paszport|"
-            r"护照|護照|旅券|パスポート|паспорт|여권"
+            r"护照|護照|旅券|パスポート|паспорт|여권|पासपोर्ट|جواز السفر|דרכון|pasaport|passi|διαβατήριο|hộ chiếu|หนังสือเดินทาง"
         ),
     ),
 )
@@ -281,7 +281,8 @@ CONTEXT_HINTS: dict[str, tuple[str, ...]] = {
     "uk_nino_context": ("national insurance", "nino", "ni number", "ninumber", "ni no"),
     "passport": (
         "passport", "passeport", "pasaporte", "passaporto", "passaporte", "reisepass", "paspoort", "paszport",
-        "护照", "護照", "旅券", "パスポート", "паспорт", "여권",
+        "护照", "護照", "旅券", "パスポート", "паспорт", "여권", "पासपोर्ट", "جواز السفر", "דרכון", "pasaport",
+        "passi", "διαβατήριο", "hộ chiếu", "หนังสือเดินทาง",
     ),
     "pt_nif": ("nif", "nipc", "contribuinte", "fiscal"),
     "pl_pesel": ("pesel",),

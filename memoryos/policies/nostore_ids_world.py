@@ -89,6 +89,16 @@ KINDS: tuple[WorldKind, ...] = (
     _kind("sa_national_id", rf"{_B}[12]\d{{9}}{_E}", checks.sa_id_ok,
           r"هوية|إقامة|اقامة|السجل المدني|iqama|saudi (?:national )?id", "هوية", "إقامة", "اقامة", "المدني",
           "iqama", "saudi"),
+    # A driving licence: its word, a colon, "no.", "#" or "number", then the number.
+    _kind("driving_licence", rf"{_B}[A-Z0-9]{{6,18}}{_E}", checks.licence_ok,
+          r"(?:driv(?:ing|er'?s?) licen[cs]e|\bdl\b|führerschein|permis de conduire|carnet de conducir|"
+          r"licencia de conduc\w+|patente(?: di guida)?|carta de condução|carteira de motorista|\bcnh\b|"
+          r"rijbewijs|prawo jazdy|körkort|kørekort|førerkort|ehliyet|водительск\w* удостоверени\w*|"
+          r"운전면허|運転免許|驾驶证|駕照|駕駛執照)"
+          r"[^\n.;]{0,24}?(?:#|:|no\.?|nr\.?|number|nummer|numéro|número|numer|番号|번호|号码|номер)?\s{0,2}$",
+          "licen", "dl", "führerschein", "permis", "conduc", "patente", "condução", "motorista", "cnh",
+          "rijbewijs", "prawo jazdy", "körkort", "kørekort", "førerkort", "ehliyet", "водительск", "운전면허",
+          "運転免許", "驾驶证", "駕照", "駕駛執照"),
 )  # fmt: skip
 
 _ANY_HINT = re.compile("|".join(sorted({re.escape(h) for k in KINDS for h in k.hints}, key=len, reverse=True)))
