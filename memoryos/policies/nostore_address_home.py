@@ -24,9 +24,10 @@ _HOME = re.compile(
     r"כתובת (?:המגורים|הבית)|הכתובת שלי|אני גר|عنواني|عنوان منزلي|أسكن في|"
     r"διεύθυνσή μου|διεύθυνση (?:κατοικίας|του σπιτιού)|μένω στ)"
 )
-_HINT = re.compile(r"address|adress|adres|wohn|habite|direcci|domicil|vivo|indirizzo|abito|morada|endere|moro|"
-                   r"woon|mieszk|bydl|bor på|oturdu|адрес|живу|мешка|住|地址|주소|כתובת|גר|عنوان|أسكن|"
-                   r"διεύθυνσ|μένω")  # fmt: skip
+_HINT = re.compile(
+    r"address|adress|adres|wohn|habite|direcci|domicil|vivo|indirizzo|abito|morada|endere|moro|woon|"
+    r"mieszk|bydl|bor på|oturdu|адрес|живу|мешка|住|地址|주소|כתובת|גר|عنوان|أسكن|διεύθυνσ|μένω"
+)
 # Street and locality words of many countries; one must stand in the address with a house number.
 _MARKER = re.compile(
     r"(?i:\b(?:via|viale|piazza|corso|street|st|road|rd|avenue|ave|lane|drive|rue|calle|avenida|rua|"

@@ -59,7 +59,8 @@ _DATE_START = re.compile(r"(?<![0-9])[0-9]|(?<![a-zà-ÿ])[a-zà-ÿ]")
 _HINTS = (
     "born", "birth", "dob", "d.o.b", "né", "naissance", "geb", "nacid", "nacimiento", "fecha de nac",
     "cumpleaños", "nato", "nata", "nascit", "nascid", "nascimento", "geboorte", "urodz", "född", "föd", "fød",
-    "рожд", "родил", "生年月日", "出生", "誕生日", "생년월일", "народ", "doğ", "dogum", "naroz", "rođ", "szület",
+    "рожд", "родил", "生年月日", "出生", "誕生日", "생년월일", "народ", "doğ", "dogum", "naroz", "rođ",
+    "szület",
     "naște", "naste", "născut", "syntymä", "γέννη", "lahir", "ngày sinh", "לידה", "נולד", "ميلاد", "الولادة",
     "ولدت", "जन्म", "วันเกิด",
 )  # fmt: skip

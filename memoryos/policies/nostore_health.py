@@ -72,7 +72,9 @@ def medicare_au_ok(compact: str) -> bool:
 def ontario_card_ok(compact: str) -> bool:
     """Ontario health card: ten digits passing Luhn, then an optional two-letter version code."""
     digits, version = compact[:10], compact[10:]
-    return digits.isdigit() and len(set(digits)) > 2 and luhn_ok(digits) and (version == "" or version.isalpha())
+    if not digits.isdigit() or len(set(digits)) <= 2:
+        return False
+    return luhn_ok(digits) and (version == "" or version.isalpha())
 
 
 def ean13_ok(compact: str) -> bool:
@@ -216,5 +218,6 @@ def find_health_ids(text: str) -> Iterator[tuple[int, int]]:
 # What sets each kind off, for the hostile-input tests.
 TRIGGERS: tuple[str, ...] = (
     "NHS no. ", "KVNR ", "Versichertennummer: ", "Medicare MBI ", "756.", "AHV ", "EKUZ ", "MRN ",
-    "member ID ", "patient number: ", "insurance", "Medicare card ", "health card: ", "A123456789 ", "1AB2-C34-DE56 ",
+    "member ID ", "patient number: ", "insurance", "Medicare card ", "health card: ",
+    "A123456789 ", "1AB2-C34-DE56 ",
 )  # fmt: skip

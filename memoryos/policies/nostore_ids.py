@@ -187,7 +187,8 @@ KINDS: tuple[IdKind, ...] = (
         passport_ok,
         _context(
             r"passport|passeport|pasaporte|passaporto|passaporte|reisepass|paspoort|paszport|"
-            r"护照|護照|旅券|パスポート|паспорт|여권|पासपोर्ट|جواز السفر|דרכון|pasaport|passi|διαβατήριο|hộ chiếu|หนังสือเดินทาง"
+            r"护照|護照|旅券|パスポート|паспорт|여권|पासपोर्ट|جواز السفر|דרכון|pasaport|passi|διαβατήριο|"
+            r"hộ chiếu|หนังสือเดินทาง"
         ),
     ),
 )

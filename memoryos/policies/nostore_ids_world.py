@@ -38,7 +38,9 @@ _ED = r"(?![A-Za-z0-9\-])"
 _NATIONAL = r"national id|identity (?:number|card|no)|id (?:number|no)|id-nummer"
 
 
-def _kind(name: str, pattern: str, check: Callable[[str], bool], context: str | None, *hints: str) -> WorldKind:
+def _kind(
+    name: str, pattern: str, check: Callable[[str], bool], context: str | None, *hints: str
+) -> WorldKind:
     return WorldKind(name, re.compile(pattern), check, re.compile(context) if context else None, hints)
 
 
@@ -101,7 +103,8 @@ KINDS: tuple[WorldKind, ...] = (
           "運転免許", "驾驶证", "駕照", "駕駛執照"),
 )  # fmt: skip
 
-_ANY_HINT = re.compile("|".join(sorted({re.escape(h) for k in KINDS for h in k.hints}, key=len, reverse=True)))
+_ALL_HINTS = {re.escape(hint) for kind in KINDS for hint in kind.hints}
+_ANY_HINT = re.compile("|".join(sorted(_ALL_HINTS, key=len, reverse=True)))
 _SHAPED = tuple(kind for kind in KINDS if kind.context is None)
 _DIGITS = re.compile(r"\d{2}[ .\-/]?\d{2}")
 
@@ -128,4 +131,4 @@ def find_world_ids(text: str, folded: str) -> Iterator[tuple[int, int]]:
 
 
 # What sets each kind off, for the hostile-input tests.
-TRIGGERS: tuple[str, ...] = tuple(f"{kind.hints[0]} " for kind in KINDS if kind.hints) + ("ABCD",)
+TRIGGERS: tuple[str, ...] = (*(f"{kind.hints[0]} " for kind in KINDS if kind.hints), "ABCD")

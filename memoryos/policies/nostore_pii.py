@@ -194,10 +194,8 @@ def business_line(candidate: str, before: str) -> bool:
 def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
     candidate = text[start:end]
     digits = sum(char.isdigit() for char in candidate)
-    if digits < 7:
-        return False
     before = text[max(0, start - 32) : start]
-    if business_line(candidate, before):
+    if digits < 7 or business_line(candidate, before):
         return False
     # A window of digits and separators holds no word: skip the word tests (a long run of numbers
     # would otherwise run two regex searches per digit group).
