@@ -24,10 +24,13 @@ _HOME = re.compile(
     r"כתובת (?:המגורים|הבית)|הכתובת שלי|אני גר|عنواني|عنوان منزلي|أسكن في|"
     r"διεύθυνσή μου|διεύθυνση (?:κατοικίας|του σπιτιού)|μένω στ)"
 )
-_HINT = re.compile(
-    r"address|adress|adres|wohn|habite|direcci|domicil|vivo|indirizzo|abito|morada|endere|moro|woon|"
-    r"mieszk|bydl|bor på|oturdu|адрес|живу|мешка|住|地址|주소|כתובת|גר|عنوان|أسكن|διεύθυνσ|μένω"
-)
+# Roots of which every phrase holds one: `in` tests, much cheaper than an alternation over the text.
+_HINTS = (
+    "addres", "adress", "adres", "wohn", "habite", "direcci", "domicil", "vivo", "indirizzo", "abito",
+    "morada", "endere", "moro", "woon", "mieszk", "bydl", "bor på", "oturdu", "адрес", "живу", "мешка",
+    "住", "地址",
+    "주소", "כתובת", "גר", "عنوان", "أسكن", "διεύθυνσ", "μένω", "live at",
+)  # fmt: skip
 # Street and locality words of many countries; one must stand in the address with a house number.
 _MARKER = re.compile(
     r"(?i:\b(?:via|viale|piazza|corso|street|st|road|rd|avenue|ave|lane|drive|rue|calle|avenida|rua|"
@@ -45,7 +48,7 @@ _LEAD = frozenset(" :：,-–—\t\"'«“")
 def find_home_addresses(text: str, folded: str) -> Iterator[tuple[int, int]]:
     """The words after a home-address phrase, up to the end of the sentence, when they hold a house
     number and a street or locality word."""
-    if _HINT.search(folded) is None:
+    if not any(hint in folded for hint in _HINTS):
         return
     for phrase in _HOME.finditer(folded):
         start = phrase.end()

@@ -11,6 +11,7 @@ run refuses the run in the original text. Nothing here keeps or logs the value.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 
@@ -124,17 +125,25 @@ def _written(spelled: str) -> str:
 
 
 Finder = Callable[[str], Iterable[tuple[int, int]]]
-_HINT = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _VOCAB), key=len, reverse=True)) + r")\b")
+_PUNCT = str.maketrans(",;:.-", "     ")
+
+
+@functools.lru_cache(maxsize=4)
+def _runs(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The runs of a text, computed once for the secret and the phone family alike. One set
+    intersection first (in C): a text with fewer than two distinct spelling words holds no run worth
+    judging ("one one one one" is no PIN), and most notes hold none."""
+    folded = text.lower()
+    if len(folded) != len(text) or len(_VOCAB.intersection(folded.translate(_PUNCT).split())) < 2:
+        return ()
+    return tuple(spoken_runs(folded))
 
 
 def find_spoken(text: str, judges: tuple[Finder, ...]) -> Iterator[tuple[int, int]]:
     """Runs of spelling words whose typed form one of `judges` refuses, in the text's own offsets."""
     if text.count(" ") < 3:
         return
-    folded = text.lower()
-    if len(folded) != len(text) or _HINT.search(folded) is None:
-        return
-    for start, end, spelled in spoken_runs(folded):
+    for start, end, spelled in _runs(text):
         written = _written(spelled)
         # Only the words around the run are judged: the judges read a few words before a value, and a
         # copy of the whole text per run would make a text of many runs quadratic.
