@@ -111,7 +111,7 @@ def test_no_store_bench_holds_its_floors() -> None:
     assert "| independent obfuscated |" in result.stdout  # the independent corpus was scored
     assert "| independent2 set B |" in result.stdout  # ... set B, fixed against since
     assert "| independent3 set C |" in result.stdout  # ... set C, fixed against since
-    assert "| independent4 set D (held out) |" in result.stdout  # ... and the held-out set D
+    assert "| independent4 set D (fixed against) |" in result.stdout  # ... set D, fixed against since
 
 
 @pytest.mark.serial

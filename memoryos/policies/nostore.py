@@ -33,6 +33,7 @@ from memoryos.policies.nostore_pii import find_cards, find_emails, find_ibans, f
 from memoryos.policies.nostore_rules import find_provider_tokens
 from memoryos.policies.nostore_sessions import find_session_secrets
 from memoryos.policies.nostore_shell import find_command_passwords
+from memoryos.policies.nostore_spoken import find_spoken
 
 Finder = Callable[[str], Iterable[tuple[int, int]]]
 REASON_CODE = re.compile(r"^[a-z0-9_]{1,32}(:[a-z0-9_]{1,64})?$")
@@ -234,6 +235,15 @@ def find_spaced_tokens(text: str) -> Iterator[tuple[int, int]]:
                 yield match.span()
 
 
+def find_spoken_secrets(text: str) -> Iterator[tuple[int, int]]:
+    """A PIN, code or password dictated in words, judged in its typed form by the typed finders."""
+    return find_spoken(text, (find_access_codes, find_passwords))
+
+
+def find_spoken_phones(text: str) -> Iterator[tuple[int, int]]:
+    return find_spoken(text, (find_phones,))
+
+
 _BOUND = r"(?<![A-Za-z0-9_\-])"
 _TAIL = r"(?![A-Za-z0-9_\-])"
 
@@ -402,6 +412,7 @@ _TABLE: tuple[Family, ...] = (
     Family("credential_assignment", "secret", find_credentials, priority=41),
     Family("one_time_code", "secret", find_one_time_codes, priority=43),
     Family("seed_phrase", "secret", find_seed_phrases, priority=37),
+    Family("spoken_secret", "secret", find_spoken_secrets, (" ",), priority=44),
     Family("spaced_token", "secret", find_spaced_tokens, (" ",), priority=58),
     Family("high_entropy", "secret", find_high_entropy, priority=60),
     Family("credit_card", "pii", find_cards, priority=45),
@@ -412,6 +423,7 @@ _TABLE: tuple[Family, ...] = (
     Family("postal_address", "pii", find_addresses, priority=52),
     Family("date_of_birth", "pii", find_birth_dates, priority=53),
     Family("phone", "pii", find_phones, priority=55),
+    Family("spoken_phone", "pii", find_spoken_phones, (" ",), priority=56),
 )
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({family.name: family for family in _TABLE})
@@ -435,6 +447,8 @@ def _plausible(family: Family, value: str) -> bool:
         return True
     if placeholder_secret(value):
         return False
+    if family.name == "provider_token" and value.startswith("eyJ") and "." not in value:
+        return not decodes_to_text(value)  # base64 of bare JSON (a cursor, a state), not a signed token
     return family.name not in _ENCODED_TEXT_FAMILIES or not decodes_to_text(value)
 
 

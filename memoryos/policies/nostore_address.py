@@ -13,8 +13,10 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
+from memoryos.policies.nostore_address_home import find_home_addresses
+
 _NAME = r"[A-ZÀ-Þ][\wÀ-ÿ'’.\-]*"  # a capitalised word of a street or city name
-_LINK = r"(?:(?:de|del|de la|di|della|do|da|dos|das|du|des|van|von)\s)?"
+_LINK = r"(?:(?:de|del|de la|di|della|dei|degli|delle|dello|do|da|dos|das|du|des|van|von|der)\s)?"
 _STREET_SUFFIX = (
     r"stra(?:ss|ß)e|str\.|gasse|weg|platz|allee|damm|ufer|chaussee|straat|gracht|laan|plein|kade|"
     r"singel|dijk|steeg|vej|gade|gatan|vägen|veien"
@@ -74,6 +76,7 @@ _BUSINESS = re.compile(
     r"Sp\. z o\.o\.|Pty Ltd|K\.K\.|株式会社)(?![\w&])"
     r"|(?i:impressum|siège social|registered office|head ?office|headquarters|firmensitz|sede legale|"
     r"sede social|domicilio social|kantoor|opening hours|öffnungszeiten|ouvert du|horario)"
+    r"|本社|本店|支社|営業所|事業所|所在地|总部|公司地址|본사"
 )
 _PERSONAL = re.compile(
     r"(?i:\b(?:my|our|home|i live|we live|private|privat|mein[e]?|unsere?|wohne|ma|mon|mes|j'habite|mi|vivo|"
@@ -140,4 +143,7 @@ def find_addresses(text: str) -> Iterator[tuple[int, int]]:
             yield start, code.end()
     if any("\u4e00" <= char <= "\u9fff" for char in text):
         for match in _JAPANESE.finditer(text):
-            yield match.span()
+            start, end = match.span()
+            if not _published(text, text.rfind("\n", 0, start) + 1, start, end):
+                yield start, end
+    yield from find_home_addresses(text, text.lower())

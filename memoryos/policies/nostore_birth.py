@@ -26,8 +26,12 @@ _BIRTH_WORDS = (
     r"nat[oa] (?:il|a|nel)|data di nascita|nascit[ao]|"
     r"nascid[oa]|nascimento|"
     r"geboortedatum|urodzon[ya]|data urodzenia|född|födelsedatum|fødselsdato|født|"
-    r"дата рождения|родил(?:ся|ась)|рождения)(?![a-zà-ÿ])"
-    r"|生年月日|出生日期|出生于|出生於|誕生日|생년월일"
+    r"дата рождения|родил(?:ся|ась)|рождения|дата народження|народився|народилася|"
+    r"doğum tarih\w*|dogum tarih\w*|doğdum|datum narození|narozen[aá]?|datum rođenja|rođen[a]?|"
+    r"születési (?:idő|dátum)|született|data nașterii|data nasterii|născut[ăa]?|syntymäaika|"
+    r"ημερομηνία γέννησης|γεννήθηκα|tanggal lahir|ngày sinh|"
+    r"תאריך (?:ה)?לידה|נולדתי|נולד|تاريخ (?:ال)?ميلاد|تاريخ الولادة|ولدت|जन्म ?तिथि|जन्मतिथि)(?![a-zà-ÿ])"
+    r"|生年月日|出生日期|出生于|出生於|誕生日|생년월일|วันเกิด"
 )
 _MONTHS = (
     r"jan(?:uary|vier|uar|eiro)?|feb(?:ruary|ruar)?|févr(?:ier)?|fevr(?:ier)?|fevereiro|mar(?:ch|s|z|zo|ço)?|"
@@ -55,7 +59,10 @@ _DATE_START = re.compile(r"(?<![0-9])[0-9]|(?<![a-zà-ÿ])[a-zà-ÿ]")
 _HINTS = (
     "born", "birth", "dob", "d.o.b", "né", "naissance", "geb", "nacid", "nacimiento", "fecha de nac",
     "cumpleaños", "nato", "nata", "nascit", "nascid", "nascimento", "geboorte", "urodz", "född", "föd", "fød",
-    "рожд", "родил", "生年月日", "出生", "誕生日", "생년월일",
+    "рожд", "родил", "生年月日", "出生", "誕生日", "생년월일", "народ", "doğ", "dogum", "naroz", "rođ",
+    "szület",
+    "naște", "naste", "născut", "syntymä", "γέννη", "lahir", "ngày sinh", "לידה", "נולד", "ميلاد", "الولادة",
+    "ولدت", "जन्म", "วันเกิด",
 )  # fmt: skip
 _PLACEHOLDER_DATES = frozenset({(1970, 1, 1), (1900, 1, 1), (2000, 1, 1)})
 

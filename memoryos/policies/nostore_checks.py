@@ -163,6 +163,19 @@ def placeholder_secret(value: str) -> bool:
 _B64_BODY = re.compile(r"[A-Za-z0-9+/_\-]{12,}={0,2}")
 
 
+_SECRET_FIELD = re.compile(r"(?i)private[_ ]?key|secret|passw|api[_-]?key|access[_-]?token|credential")
+
+
+def _utf8_text(decoded: bytes) -> bool:
+    """UTF-8 of readable text in any script ("Rechnung März" in a MIME encoded word): every character
+    printable but for line breaks and tabs."""
+    try:
+        text = decoded.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return sum(char.isprintable() or char in "\t\n\r" for char in text) >= 0.95 * len(text)
+
+
 def decodes_to_text(token: str) -> bool:
     """Base64 of readable text ("next_page_token: eyJwYWdlIjoyfQ==") is an encoded note, not a key.
 
@@ -179,7 +192,9 @@ def decodes_to_text(token: str) -> bool:
     if len(decoded) < 8:
         return False
     printable = sum(32 <= byte < 127 or byte in (9, 10, 13) for byte in decoded)
-    if printable < 0.95 * len(decoded):
+    if printable < 0.95 * len(decoded) and not _utf8_text(decoded):
         return False
-    text = decoded.decode("ascii", errors="replace")
+    text = decoded.decode("utf-8", errors="replace")
+    if _SECRET_FIELD.search(text):
+        return False  # base64 of a service account's JSON or a config: the credential is inside
     return not re.fullmatch(r"[A-Za-z0-9._@+\-]{1,64}:\S{1,128}", text)

@@ -38,7 +38,7 @@ _OBJECTS = (
     r"porta|portão|portao|alarme|garagem|cofre|cadeado|prédio|predio|"
     r"portone|cancello|allarme|cassaforte|lucchetto|ingresso|citofono|"
     r"haustür|haustuer|tür|tuer|tor|alarmanlage|tresor|eingang|schließfach|"
-    r"deur|voordeur|poort|kluis|drzwi|bramy|domofonu|alarmu|sejfu|garażu|klatki)"
+    r"deur|voordeur|poort|hek|kluis|drzwi|bramy|domofonu|alarmu|sejfu|garażu|klatki)"
 )
 _CODE_WORDS = (
     r"(?:code|pin|combination|combo|passcode|código|codigo|codice|kod|kode|koodi|combinaison|combinación|"

@@ -70,6 +70,16 @@ _DOTTED_NAME = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+)+")
 _HUMP = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
+# A header or identifier name of capitalised words joined by hyphens ("X-Cloud-Trace-Context").
+_HYPHENATED_NAME = re.compile(r"[A-Z][a-z]*(?:-[A-Z][a-z]*){2,}")
+# A provider's public object id: a short type prefix and a random part ("evt_1Nq...", "req_7EK...",
+# "cus_Pq..."). It names a record in the provider's API; the keys are "sk_", "rk_", "whsec_" and kin.
+_OBJECT_ID = re.compile(
+    r"(?:req|evt|ch|cus|pi|pm|in|sub|txn|acct|prod|price|po|re|py|seti|src|msg|job|ord|inv|ii|il|dp|du)"
+    r"_[A-Za-z0-9]{8,40}"
+)
+
+
 def dotted_identifier(token: str) -> bool:
     """A qualified name of code: random letters rarely fall into humps of three letters or more."""
     if not _DOTTED_NAME.fullmatch(token):
@@ -85,6 +95,8 @@ def _allowed_shape(token: str, rule: EntropyRule) -> bool:
     if token.startswith(("/", "~/", "./", "../")) or _FILE_SUFFIX.search(token):
         return True  # a path or a file name
     if dotted_identifier(token) or _HEX_AND_SITE.fullmatch(token):
+        return True
+    if _HYPHENATED_NAME.fullmatch(token) or _OBJECT_ID.fullmatch(token):
         return True
     if token.lower() == token:
         return max(len(run) for run in _ALNUM_RUN.findall(token) or [""]) < rule.min_lowercase_run

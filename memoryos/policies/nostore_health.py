@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from memoryos.policies.nostore_checks import luhn_ok
 from memoryos.policies.nostore_keywords import fold
 
 _WINDOW = 64  # characters before a number in which its label must appear
@@ -56,6 +57,24 @@ def mbi_ok(compact: str) -> bool:
         if slot == "L" and not (char.isdigit() or char in _MBI_LETTER):
             return False
     return any(char.isalpha() for char in compact)
+
+
+def medicare_au_ok(compact: str) -> bool:
+    """Australian Medicare card: first digit 2-6, a check digit over weights 1,3,7,9 (9th), an issue
+    number (10th) and optionally the person's position on the card."""
+    if len(compact) not in (10, 11) or not compact.isdigit() or compact[0] not in "23456":
+        return False
+    return sum(int(d) * w for d, w in zip(compact[:8], (1, 3, 7, 9, 1, 3, 7, 9), strict=True)) % 10 == int(
+        compact[8]
+    )
+
+
+def ontario_card_ok(compact: str) -> bool:
+    """Ontario health card: ten digits passing Luhn, then an optional two-letter version code."""
+    digits, version = compact[:10], compact[10:]
+    if not digits.isdigit() or len(set(digits)) <= 2:
+        return False
+    return luhn_ok(digits) and (version == "" or version.isalpha())
 
 
 def ean13_ok(compact: str) -> bool:
@@ -111,6 +130,20 @@ KINDS: tuple[HealthKind, ...] = (
         mbi_ok,
         re.compile(r"medicare|\bmbi\b|beneficiary"),
         ("medicare", "mbi", "beneficiary"),
+    ),
+    HealthKind(
+        "medicare_au",
+        re.compile(rf"{_B}[2-6]\d{{3}} ?\d{{5}} ?\d(?: ?\d)?{_E}"),
+        medicare_au_ok,
+        re.compile(r"medicare"),
+        ("medicare",),
+    ),
+    HealthKind(
+        "ontario_health_card",
+        re.compile(rf"{_B}\d{{4}}([ \-]?)\d{{3}}\1\d{{3}}(?:\1?[A-Z]{{2}})?{_E}"),
+        ontario_card_ok,
+        re.compile(r"health ?card|health number|\bohip\b|carte santé|carte d'assurance maladie"),
+        ("health", "ohip", "carte"),
     ),
     HealthKind(
         "ahv_number",
@@ -185,5 +218,6 @@ def find_health_ids(text: str) -> Iterator[tuple[int, int]]:
 # What sets each kind off, for the hostile-input tests.
 TRIGGERS: tuple[str, ...] = (
     "NHS no. ", "KVNR ", "Versichertennummer: ", "Medicare MBI ", "756.", "AHV ", "EKUZ ", "MRN ",
-    "member ID ", "patient number: ", "insurance", "A123456789 ", "1AB2-C34-DE56 ",
+    "member ID ", "patient number: ", "insurance", "Medicare card ", "health card: ",
+    "A123456789 ", "1AB2-C34-DE56 ",
 )  # fmt: skip

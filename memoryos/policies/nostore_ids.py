@@ -29,6 +29,7 @@ from memoryos.policies.nostore_id_checks import (
     tfn_ok,
     za_id_ok,
 )
+from memoryos.policies.nostore_ids_world import find_world_ids
 from memoryos.policies.nostore_keywords import fold
 
 _CONTEXT_WINDOW = 48  # characters before a number in which its context word must appear
@@ -186,7 +187,8 @@ KINDS: tuple[IdKind, ...] = (
         passport_ok,
         _context(
             r"passport|passeport|pasaporte|passaporto|passaporte|reisepass|paspoort|paszport|"
-            r"护照|護照|旅券|パスポート|паспорт|여권"
+            r"护照|護照|旅券|パスポート|паспорт|여권|पासपोर्ट|جواز السفر|דרכון|pasaport|passi|διαβατήριο|"
+            r"hộ chiếu|หนังสือเดินทาง"
         ),
     ),
 )
@@ -280,7 +282,8 @@ CONTEXT_HINTS: dict[str, tuple[str, ...]] = {
     "uk_nino_context": ("national insurance", "nino", "ni number", "ninumber", "ni no"),
     "passport": (
         "passport", "passeport", "pasaporte", "passaporto", "passaporte", "reisepass", "paspoort", "paszport",
-        "护照", "護照", "旅券", "パスポート", "паспорт", "여권",
+        "护照", "護照", "旅券", "パスポート", "паспорт", "여권", "पासपोर्ट", "جواز السفر", "דרכון", "pasaport",
+        "passi", "διαβατήριο", "hộ chiếu", "หนังสือเดินทาง",
     ),
     "pt_nif": ("nif", "nipc", "contribuinte", "fiscal"),
     "pl_pesel": ("pesel",),
@@ -324,3 +327,4 @@ def find_national_ids(text: str) -> Iterator[tuple[int, int]]:
         for match in kind.pattern.finditer(text):
             if kind.check(_digits(match.group())) and _has_context(kind, haystack, match.start()):
                 yield match.span()
+    yield from find_world_ids(text, folded)

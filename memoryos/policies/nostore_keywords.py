@@ -23,7 +23,8 @@ PASSWORD_WORDS: tuple[str, ...] = (
     "palavra-passe", "palavra passe", "parola", "parolă", "parola d'ordine", "wachtwoord", "hasło", "haslo",
     "lösenordet", "lösenord", "losenord", "passordet", "passord", "adgangskode", "salasana", "heslo",
     "jelszó", "şifre", "sifre", "şifrem", "şifreniz", "şifresi", "parolam", "parolanız", "parolası",
-    "пароль", "κωδικός", "סיסמה", "كلمة المرور", "पासवर्ड",
+    "пароль", "κωδικός", "κωδικός πρόσβασης", "συνθηματικό", "סיסמה", "הסיסמה", "סיסמא", "הסיסמא",
+    "كلمة المرور", "كلمة السر", "पासवर्ड", "mật khẩu", "kata sandi",
     # French speech shortens "mot de passe" to "passe" after a possessive: "ma nouvelle passe".
     "ma passe", "ma nouvelle passe", "mon passe", "ta passe", "votre passe", "notre passe",
 )  # fmt: skip
@@ -46,6 +47,7 @@ UNSPACED_PASSWORD_WORDS: tuple[str, ...] = (
     "口令",
     "비밀번호",
     "암호",
+    "รหัสผ่าน",
 )
 
 # Key- and token-like words: the value must be long and not word-like, as real keys are.
@@ -71,12 +73,13 @@ VERBS: tuple[str, ...] = (
     "is", "was", "is set to", "was set to", "has been set to", "has been changed to", "changed to", "set to",
     "will be", "would be", "becomes", "es", "era", "será", "sería", "est", "était", "sera", "ist", "lautet",
     "war", "wird", "heißt", "c'est", "é", "è", "luidt", "jest", "to", "wynosi", "är", "var", "er", "blir",
-    "это", "—", "–",
+    "это", "—", "–", "είναι", "ήταν", "هي", "هو", "היא", "הוא", "है", "adalah",
 )  # fmt: skip
 # The verbs that may join a keyword to a value several words away ("the password you set is x"): only
 # the copulas, "set to" or "to" across a clause would read instructions as values.
 FAR_VERBS: tuple[str, ...] = (
     "is", "was", "es", "era", "est", "était", "ist", "war", "lautet", "é", "è", "är", "jest", "wynosi",
+    "είναι", "هي", "هو", "היא", "הוא",
 )  # fmt: skip
 ADVERBS: tuple[str, ...] = (
     "now", "still", "just", "simply", "actually", "temporarily", "ahora", "todavía", "maintenant", "toujours",
@@ -115,7 +118,9 @@ _TECH_SUFFIX = re.compile(
 )
 _CODE_PREFIX = re.compile(
     r"(?:\$\{|\$\(|\$[A-Za-z_]\w*$|%\(|%s|\{|<|#\{|os\.|env\.|process\.env|settings\.|config\.|self\.|this\.|request\.|"
-    r"getenv|input\(|getpass|prompt\(|https?:|/|~/|\./|\.\./|[A-Za-z]:\\|\\\\)",
+    r"getenv|input\(|getpass|prompt\(|https?:|/|~/|\./|\.\./|[A-Za-z]:\\|\\\\|"
+    # a YAML tag (CloudFormation "!Ref", Home Assistant "!secret") or a secret manager's reference
+    r"![A-Za-z]|op://|vault:|arn:aws:)",
     re.IGNORECASE,
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z_]*)*")
@@ -217,7 +222,10 @@ CONNECTORS: tuple[Connector, ...] = (
     ),
     Connector(
         "unspaced",
-        re.compile(rf"\s{{0,2}}[{_CJK}]{{0,6}}?(?:は|が|是|为|為|는|은|를|を|：|:|=|＝)\s{{0,2}}{_VALUE}"),
+        re.compile(
+            rf"\s{{0,2}}(?:[{_CJK}]{{0,6}}?(?:は|が|是|为|為|는|은|를|を|：|:|=|＝)|[\u0e00-\u0e7f]{{0,24}}?คือ)"
+            rf"\s{{0,2}}{_VALUE}"
+        ),
         level=0,
     ),
     Connector(

@@ -118,7 +118,11 @@ PHONE_CONTEXT = re.compile(
     r"(?:phone|tel\b|tel\.|telephone|call|mobile|cell|whatsapp|signal|sms|fax|reach|text me|dial|ring me|"
     r"teléfono|telefono|móvil|movil|"
     r"celular|llama|téléphone|portable|appelle|telefon|handy|ruf|anruf|telefone|ligue|liga|cellulare|"
-    r"chiama|電話|携帯|连络|电话|手机|联系|телефон|звони)",
+    r"chiama|電話|携帯|连络|电话|手机|联系|телефон|звони|"
+    # mobile in more languages (mobil covers mobile, mobiel, mobilní), and "my number" in several
+    r"mobil|telemóvel|telemovel|komórk|komork|мобильн|мобільн|сотов|cep telefon|puhelin|"
+    r"\bmy number|meine nummer|mon numéro|mi número|mijn nummer|il mio numero|o meu número|mój numer|"
+    r"мой номер|numaram)",
     re.IGNORECASE,
 )
 # Words that make a number something other than a phone number, when they are the word just before it.
@@ -172,12 +176,27 @@ def _bare_run_ok(candidate: str, before: str, wordy: bool) -> bool:
     return wordy and bool(PHONE_CONTEXT.search(before)) and _BARE_MOBILE.fullmatch(candidate) is not None
 
 
+# Toll-free and shared-cost prefixes as dialled nationally (0800 in most of Europe, 0808 UK, 0120 JP,
+# 1-800 and its kin in North America, 1800/1300 AU, 800/900 IT and ES): a business line, never a person's.
+_TOLL_FREE = re.compile(r"\(?(?:080[0-8]|0120|0570|1[ \-]?8(?:00|88|77|66|55|44|33)|1[38]00|[89]00)[ .\-)]")
+_BUSINESS = re.compile(
+    r"(?i:support|hotline|help ?desk|service ?desk|customer (?:service|care)|kundenservice|kundendienst|"
+    r"service client|servicio al cliente|atención al cliente|klantenservice|assistenza clienti|"
+    r"switchboard|toll[ \-]free|freephone|kostenlos|gratuit|gratuito|フリーダイヤル|カスタマー|サポート|客服)"
+)
+
+
+def business_line(candidate: str, before: str) -> bool:
+    """A toll-free number, or a number right after a support or hotline word, reaches a company."""
+    return _TOLL_FREE.match(candidate) is not None or _BUSINESS.search(before) is not None
+
+
 def phone_ok(text: str, start: int, end: int, has_plus: bool) -> bool:
     candidate = text[start:end]
     digits = sum(char.isdigit() for char in candidate)
-    if digits < 7:
-        return False
     before = text[max(0, start - 32) : start]
+    if digits < 7 or business_line(candidate, before):
+        return False
     # A window of digits and separators holds no word: skip the word tests (a long run of numbers
     # would otherwise run two regex searches per digit group).
     wordy = bool(before.strip(_NUMERIC))

@@ -520,6 +520,8 @@ PROVIDER_TOKENS = {
     "pulumi": f"pul-{HEX32}a1b2c3d4",
 }
 NEW_FAMILY_POSITIVES: list[tuple[str, str, str]] = [
+    ("spoken_secret", "the safe code is three one four seven two", "three one four seven two"),
+    ("spoken_phone", "ring me on my mobile: oh seven eight one two three nine four four two one", "oh seven"),
     ("command_password", "sshpass -p 'Qx7!harbor' ssh ops@10.2.0.4", "Qx7!harbor"),
     ("session_secret", "Cookie: PHPSESSID=p0q8z3m1v7k2c9x4b6n5t1r8e2", "p0q8z3m1v7k2c9x4b6n5t1r8e2"),
     ("health_id", "KVNR meines Sohnes: M186091394", "M186091394"),

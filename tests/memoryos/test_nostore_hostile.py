@@ -24,10 +24,12 @@ from hypothesis import strategies as st
 from memoryos.policies import (
     nostore_codes,
     nostore_health,
+    nostore_ids_world,
     nostore_keywords,
     nostore_otp,
     nostore_sessions,
     nostore_shell,
+    nostore_spoken,
 )
 from memoryos.policies.nostore import FAMILIES, redact, scan
 from memoryos.policies.nostore_normalize import normalize
@@ -81,6 +83,10 @@ def _family_triggers(name: str) -> tuple[str, ...]:
         words += ["a ", "ghp_ ", "glpat- ", "sk_live_ ", "aB3 ", "glpat- aB3x ", "x_ 1a "]
     if name == "health_id":
         words += nostore_health.TRIGGERS
+    if name == "national_id":
+        words += nostore_ids_world.TRIGGERS
+    if name in ("spoken_secret", "spoken_phone"):
+        words += nostore_spoken.TRIGGERS
     if name == "command_password":
         words += nostore_shell.TRIGGERS
     if name == "provider_token":
