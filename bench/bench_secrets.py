@@ -12,6 +12,8 @@ Corpora:
 - `independent4 set D (fixed against)`: `corpora/independent4/secrets_set_d.jsonl`, a fourth corpus by
   yet another writer (119 secret and 43 PII families), held out in the eighth session, fixed against by
   family in the ninth;
+- `independent5 set E (held out)`: `corpora/independent5/secrets_set_e.jsonl`, a fifth corpus by yet
+  another writer (52 secret and 73 PII families), written and held out in the ninth session;
 - `project+obfuscation`: the project corpus with ZWSP, ZWJ, soft hyphen, BOM, NBSP, narrow NBSP or
   full-width forms put into each note (`obfuscated()` below).
 - `uuid4 hex sentences`: benign notes each holding a random uuid4 hex, some after a national id's
@@ -240,6 +242,7 @@ def corpora(args: argparse.Namespace) -> list[tuple[str, list[Item]]]:
         ("independent2 set B", "independent2/secrets_set_b"),
         ("independent3 set C", "independent3/secrets_set_c"),
         ("independent4 set D (fixed against)", "independent4/secrets_set_d"),
+        (f"independent5 set E {HELD_OUT}", "independent5/secrets_set_e"),
     ):
         path = args.corpora / f"{file}.jsonl"
         if path.is_file():
