@@ -253,17 +253,13 @@ class SQLiteStore(search_sql.SQLiteSearch, Store):
         conn = self._live()
         self._begin(conn)
         try:
+            self._refuse_foreign(conn)
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)"
             )
             applied = {r[0] for r in conn.execute("SELECT name FROM migrations")}
             if applied:
-                found = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-                if found is not None and int(found[0]) > SCHEMA_VERSION:
-                    raise StoreVersionError(
-                        f"{self.path} was written by a newer memoryos (schema {found[0]} > {SCHEMA_VERSION}):"
-                        " upgrade memoryos to open it"
-                    )
+                self._refuse_newer(conn)
             now = int(time.time())
             for name, script in MIGRATIONS:
                 if name not in applied:
@@ -274,6 +270,31 @@ class SQLiteStore(search_sql.SQLiteSearch, Store):
         except BaseException:
             _rollback_quietly(conn)  # the real cause propagates, not "no transaction is active"
             raise
+
+    def _refuse_foreign(self, conn: sqlite3.Connection) -> None:
+        """Another program's SQLite database is not adopted: memoryos's tables are never added to it."""
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "migrations" not in tables:
+            raise StoreVersionError(
+                f"{self.path} is not a memoryos store (an SQLite database with other tables):"
+                " give memoryos a path of its own"
+            )
+
+    def _refuse_newer(self, conn: sqlite3.Connection) -> None:
+        found = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        if found is None:
+            return
+        try:
+            version = int(found[0])
+        except (TypeError, ValueError):
+            raise StoreVersionError(
+                f"{self.path} is damaged (its schema version is not a number): restore it from a backup"
+            ) from None
+        if version > SCHEMA_VERSION:
+            raise StoreVersionError(
+                f"{self.path} was written by a newer memoryos (schema {version} > {SCHEMA_VERSION}):"
+                " upgrade memoryos to open it"
+            )
 
     def _apply(self, conn: sqlite3.Connection, name: str, script: str, now: int) -> None:
         try:
