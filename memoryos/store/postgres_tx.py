@@ -24,7 +24,7 @@ from memoryos.store.postgres_errors import guard, is_lost_connection
 from memoryos.store.rows import Segment, SegmentHead, Unit
 from memoryos.store.sql_common import CommonRows
 from memoryos.store.sql_rows import INSERT_UNIT, PAGE_COLUMNS, page_update, row_of, sources_of
-from memoryos.store.sql_segments import SELECT_SEGMENT, segment_of_row
+from memoryos.store.sql_segments import OPEN_HEADS_SQL, SELECT_SEGMENT, segment_of_row
 from receipts import ZERO_HASH, ChainHead, Sealed, seal_all
 
 
@@ -391,11 +391,6 @@ _TURNS_INTO_PAGES_WITH_SOURCES = (
     f"WITH moved AS ({_TURNS_INTO_PAGES} RETURNING 1), sourced AS ({_INSERT_SOURCES})"
     f" SELECT {_ALL_MOVED} FROM moved"
 )
-#: sql_segments.open_segment_heads's statement, read ahead with a promotion's claim (ReadAhead).
-_OPEN_HEADS = (
-    "SELECT segment_id, version, created_at, pages FROM segments"
-    " WHERE user_scope = ? AND assistant_scope = ? AND pages < ?"
-)
 #: A promotion's claim (stm_rowids).
 _CLAIM = (
     "SELECT memory_id, rowid FROM units WHERE tier = 'stm' AND user_scope = ? AND assistant_scope = ?"
@@ -676,7 +671,7 @@ class PostgresTransaction(CommonRows, Transaction):
     def _read_heads_ahead(self, user: str, assistant: str) -> None:
         max_pages = None if self._ahead is None else self._ahead.max_pages
         if max_pages is not None:
-            sent = self._conn.later(_OPEN_HEADS, (user, assistant, max_pages))
+            sent = self._conn.later(OPEN_HEADS_SQL, (user, assistant, max_pages))
             self._heads_ahead = ((user, assistant, max_pages), sent, self._conn.statements)
 
     def open_segment_heads(self, user: str, assistant: str, max_pages: int) -> list[SegmentHead]:

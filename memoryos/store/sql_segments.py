@@ -43,6 +43,13 @@ def segment_of_row(row: Sequence[Any]) -> Segment:
     )
 
 
+#: A scope's segments with room for more pages (PostgreSQL also sends it ahead with a promotion's claim).
+OPEN_HEADS_SQL = (
+    "SELECT segment_id, version, created_at, pages FROM segments"
+    " WHERE user_scope = ? AND assistant_scope = ? AND pages < ?"
+)
+
+
 class SegmentRows:
     """Segment queries of one transaction (the connection is the transaction's)."""
 
@@ -124,11 +131,7 @@ class SegmentRows:
     def open_segment_heads(self, user: str, assistant: str, max_pages: int) -> list[SegmentHead]:
         return [
             SegmentHead(r[0], r[1], r[2], r[3])
-            for r in self._conn.execute(
-                "SELECT segment_id, version, created_at, pages FROM segments"
-                " WHERE user_scope = ? AND assistant_scope = ? AND pages < ?",
-                (user, assistant, max_pages),
-            )
+            for r in self._conn.execute(OPEN_HEADS_SQL, (user, assistant, max_pages))
         ]
 
     def segment_count(self, user: str, assistant: str) -> int:
